@@ -1,0 +1,29 @@
+# Two commands for users: `make demo` and `make test`. Both set up .venv when it is missing.
+PY := .venv/bin/python
+STAMP := .venv/.installed
+
+.PHONY: setup release demo test bench bench-batch gradescope mutation lint
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## Instructor: regenerate the student release in assignments/ from source/.
+release: $(STAMP)
+	$(PY) -m autograder.release
+
+## TA: grade the bundled sample submissions and print the class summary.
+demo: $(STAMP)
+	$(PY) -m autograder grade samples/submitted --out out/demo
+
+## Everyone: the repository's own tests.
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(PY) -m ruff check .

@@ -1,0 +1,51 @@
+"""The assignment's parts, their points, and which spec name belongs to which part.
+
+This table is the one place that maps code to parts. Extraction uses it to cut a
+submission into parts, the sandbox uses it to swap in reference code for the
+parts not being graded, and the suite and the notebook's points must agree with
+``POINTS`` (a repository test checks both).
+"""
+
+PARTS: dict[int, str] = {
+    1: "Tokenizer base class",
+    2: "CharTokenizer",
+    3: "BPETokenizer",
+    4: "Vocabulary building",
+    5: "Utilities",
+    6: "Systems costs",
+}
+
+# Points per part for the autograded work; the written reflection is graded by hand.
+POINTS: dict[int, int] = {1: 5, 2: 15, 3: 25, 4: 20, 5: 15, 6: 20}
+
+# Top-level names of the spec and the part each belongs to.
+PART_OF: dict[str, int] = {
+    "Tokenizer": 1,
+    "CharTokenizer": 2,
+    "BPETokenizer": 3,
+    "word_frequencies": 4,
+    "count_pairs": 4,
+    "merge_pair": 4,
+    "create_tokenizer": 5,
+    "tokenize_dataset": 5,
+    "analyze_tokenization": 5,
+    "embedding_memory_bytes": 6,
+    "attention_scores": 6,
+    "attention_speedup": 6,
+    "vocab_tradeoff": 6,
+    "Q1_EMBEDDING_MIB": 6,
+    "Q2_CHAR_ATTENTION_SCORES": 6,
+    "Q2_BPE_ATTENTION_SCORES": 6,
+    "Q4_COMPRESSION_RATIO": 6,
+}
+
+# Methods graded in a different part from their class: Part 4 grades build_vocab.
+METHOD_PART: dict[tuple[str, str], int] = {("CharTokenizer", "build_vocab"): 4}
+
+# Shared constants every part may use; never graded.
+SHARED_NAMES = ("UNK", "EOW")
+
+
+def names_of(part: int) -> list[str]:
+    """The spec's top-level names that belong to ``part``."""
+    return [name for name, p in PART_OF.items() if p == part]

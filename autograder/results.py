@@ -1,0 +1,42 @@
+"""The data one graded submission produces, shared by the suite runner and the reports.
+
+Everything here is plain JSON-able data (dicts, lists, str, int, float), so a
+result can be cached on disk and read back without trusting any code.
+
+A ``TestResult`` is one hidden test; a ``SubmissionResult`` is one student.
+``status`` of a submission is ``"graded"`` when the suite ran, ``"error"`` when
+it could not be graded at all (``error`` then says why, e.g. ``"timeout"``).
+"""
+
+from typing import Literal, TypedDict
+
+Visibility = Literal["visible", "hidden", "after_due_date", "after_published"]
+
+
+class TestResult(TypedDict):
+    id: str  # stable identifier, e.g. "part3::tie_break_smallest_pair"
+    name: str  # one line a student can read
+    part: int
+    score: float
+    max_score: float
+    status: Literal["passed", "failed"]
+    output: str  # student-facing message: never hidden test source or inputs
+    visibility: Visibility
+
+
+class PartScore(TypedDict):
+    score: float
+    max_score: float
+
+
+class SubmissionResult(TypedDict):
+    student_id: str
+    source: str  # path of the graded file, relative to the batch root
+    status: Literal["graded", "error"]
+    error: str | None  # why grading failed ("timeout", "crash", "no code found", ...)
+    warnings: list[str]  # e.g. cells that did not parse, statements that raised at load
+    tests: list[TestResult]
+    parts: dict[str, PartScore]  # keys "1".."6"
+    score: float
+    max_score: float
+    seconds: float  # wall time of grading this submission
