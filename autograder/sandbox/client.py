@@ -1,0 +1,265 @@
+"""The scorer's side of the sandbox: start a worker for one part and talk to it.
+
+Usage (this is what the hidden suite sees)::
+
+    with Worker(code, part=3) as w:
+        tok = w.call("BPETokenizer", 50)           # -> Remote handle
+        w.method(tok, "train", ["low lower"])      # -> None
+        merges = w.get(tok, "merges")              # -> [("l", "o"), ...] as plain data
+        w.get(None, "Q1_EMBEDDING_MIB")            # a module-level constant
+
+Every reply is decoded into fresh ``int``/``float``/``str``/``bool``/``None``/
+``list``/``tuple``/``dict``/``set`` objects or a ``Remote`` handle, so nothing the
+student built can reach this process. A student exception arrives as
+``StudentError``; a worker that hangs past the timeout, dies or talks nonsense
+raises ``WorkerFailure`` and is killed with everything it started.
+"""
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..extract import StudentCode
+from ..parts import METHOD_PART
+from . import limits
+from .reference import reference_without
+from .worker import MAX_MESSAGE, send
+
+WORKER_SCRIPT = Path(__file__).with_name("worker.py")
+
+
+@dataclass(frozen=True)
+class Remote:
+    """A handle to an object that lives in the worker (a tokenizer, say)."""
+
+    id: int
+    type_name: str
+
+
+class StudentError(Exception):
+    """The student's code raised; ``type_name``/``mro`` name the exception class."""
+
+    def __init__(self, type_name: str, mro: list[str], message: str) -> None:
+        super().__init__(f"{type_name}: {message}")
+        self.type_name, self.mro, self.message = type_name, mro, message
+
+    def is_a(self, name: str) -> bool:
+        """True if the student's exception derives from the builtin class ``name``."""
+        return name in self.mro
+
+
+class WorkerFailure(Exception):
+    """The worker hung (``kind == "timeout"``), died (``"crash"``) or broke the protocol."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind, self.detail = kind, detail
+
+
+class MissingName(Exception):
+    """The submission does not define a name the test needs."""
+
+
+def _decode(value: object, depth: int = 0) -> object:
+    """Rebuild a reply from its JSON form, accepting only plain data and tags."""
+    if depth > 100:
+        raise WorkerFailure("protocol", "reply nested too deeply")
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    if type(value) is list:
+        return [_decode(v, depth + 1) for v in value]
+    if type(value) is dict and len(value) in (1, 2):
+        tag = next(iter(value))
+        inner = value[tag]
+        if tag == "__tuple__" and type(inner) is list:
+            return tuple(_decode(v, depth + 1) for v in inner)
+        if tag == "__set__" and type(inner) is list:
+            return {_hashable(_decode(v, depth + 1)) for v in inner}
+        if tag == "__dict__" and type(inner) is list and all(
+            type(kv) is list and len(kv) == 2 for kv in inner
+        ):
+            return {_hashable(_decode(k, depth + 1)): _decode(v, depth + 1) for k, v in inner}
+        if tag == "__remote__" and type(inner) is int and type(value.get("type")) is str:
+            return Remote(inner, value["type"])
+    raise WorkerFailure("protocol", f"unexpected value of type {type(value).__name__}")
+
+
+def _hashable(value: object) -> object:
+    try:
+        hash(value)
+    except TypeError as exc:
+        raise WorkerFailure("protocol", "unhashable key in reply") from exc
+    return value
+
+
+def _encode(value: object) -> object:
+    """Arguments for the worker: plain data with tags, or handles."""
+    if isinstance(value, Remote):
+        return {"__remote__": value.id}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"__tuple__": [_encode(v) for v in value]}
+    if isinstance(value, (set, frozenset)):
+        return {"__set__": [_encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"__dict__": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    return value
+
+
+class Worker:
+    """One sandboxed process holding the submission's part ``part`` and the reference for the rest."""
+
+    def __init__(
+        self, code: StudentCode, part: int, timeout: float = 10.0, hash_seed: int = 0
+    ) -> None:
+        self.part, self.timeout, self.hash_seed = part, timeout, hash_seed
+        self.last_seconds = 0.0
+        reference, exports = reference_without(part)
+        grafts = [[cls, m] for (cls, m), p in METHOD_PART.items() if p == part]
+        statements = code.for_part(part, also=tuple(cls for cls, _ in grafts))
+        self._start()
+        self._send({
+            "reference": reference,
+            "exports": exports,
+            "student": [{"source": s.source, "origin": s.origin} for s in statements],
+            "graft": grafts,
+        })
+        reply = self._receive()
+        if type(reply) is not dict or reply.get("ok") is not True:
+            raise self._fail("protocol", "the worker did not load")
+        self.load_errors = [str(e) for e in reply.get("errors", [])][:50]
+        self.names = {str(n) for n in reply.get("names", [])}
+
+    def _start(self) -> None:
+        self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
+        to_worker_r, self._to_worker = os.pipe()
+        self._from_worker, from_worker_w = os.pipe()
+        self._output = open(Path(self._workdir.name) / ".output", "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", str(WORKER_SCRIPT), str(to_worker_r), str(from_worker_w)],
+            pass_fds=(to_worker_r, from_worker_w),
+            stdin=subprocess.DEVNULL,
+            stdout=self._output,
+            stderr=subprocess.STDOUT,
+            cwd=self._workdir.name,
+            env=limits.worker_env(self._workdir.name, self.hash_seed),
+            preexec_fn=limits.apply,
+            start_new_session=True,
+        )
+        os.close(to_worker_r)
+        os.close(from_worker_w)
+
+    def _send(self, message: dict) -> None:
+        try:
+            send(self._to_worker, message)
+        except OSError as exc:
+            raise self._fail("crash", f"the worker stopped reading ({exc})") from exc
+
+    def _read(self, size: int, deadline: float) -> bytes:
+        """Read ``size`` bytes before ``deadline``; a slow or closed pipe fails the worker."""
+        data = b""
+        while len(data) < size:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([self._from_worker], [], [], max(left, 0))
+            if not ready:
+                raise self._fail("timeout", f"no answer within {self.timeout:g} s")
+            block = os.read(self._from_worker, min(size - len(data), 1 << 20))
+            if not block:
+                raise self._fail("crash", f"the worker exited (code {self.process.poll()})")
+            data += block
+        return data
+
+    def _receive(self) -> object:
+        deadline = time.monotonic() + self.timeout
+        size = int.from_bytes(self._read(4, deadline), "big")
+        if size > MAX_MESSAGE:
+            raise self._fail("protocol", "reply too large")
+        try:
+            return json.loads(self._read(size, deadline).decode("utf-8"))
+        except ValueError as exc:
+            raise self._fail("protocol", "reply is not JSON") from exc
+
+    def _fail(self, kind: str, detail: str) -> WorkerFailure:
+        self.close()
+        return WorkerFailure(kind, detail)
+
+    @property
+    def alive(self) -> bool:
+        """True while the worker process runs."""
+        return self.process is not None and self.process.poll() is None
+
+    def _request(self, op: str, target: object, name: str | None, args=(), kwargs=None) -> object:
+        if isinstance(target, str) and target not in self.names:
+            raise MissingName(f"{target} is not defined")
+        if not self.alive:
+            raise WorkerFailure("crash", "the worker is no longer running")
+        message = {"op": op, "target": target.id if isinstance(target, Remote) else target,
+                   "name": name, "args": _encode(list(args)),
+                   "kwargs": [[k, _encode(v)] for k, v in (kwargs or {}).items()]}
+        start = time.perf_counter()
+        self._send(message)
+        reply = self._receive()
+        self.last_seconds = time.perf_counter() - start
+        if type(reply) is not dict or type(reply.get("ok")) is not bool:
+            raise self._fail("protocol", "malformed reply")
+        if reply["ok"]:
+            return _decode(reply.get("value"))
+        error = reply.get("error")
+        if type(error) is not dict:
+            raise self._fail("protocol", "malformed error reply")
+        mro = error.get("mro")
+        raise StudentError(
+            str(error.get("type"))[:100],
+            [str(m)[:100] for m in mro][:50] if type(mro) is list else [],
+            str(error.get("message"))[:2000],
+        )
+
+    def call(self, name: str, *args: object, **kwargs: object) -> object:
+        """Call a module-level function or class of the submission."""
+        return self._request("call", name, None, args, kwargs)
+
+    def method(self, obj: Remote, name: str, *args: object, **kwargs: object) -> object:
+        """Call ``obj.name(*args, **kwargs)`` in the worker."""
+        return self._request("call", obj, name, args, kwargs)
+
+    def get(self, obj: Remote | None, name: str) -> object:
+        """Read ``obj.name``, or the module-level ``name`` when ``obj`` is None."""
+        if obj is None:
+            return self._request("get", name, None)
+        return self._request("get", obj, name)
+
+    def output(self, limit: int = 4000) -> str:
+        """What the student's code printed so far (capped)."""
+        self._output.flush()
+        try:
+            with open(self._output.name, "rb") as handle:
+                return handle.read(limit).decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def close(self) -> None:
+        """Kill the worker and everything it started; idempotent."""
+        if getattr(self, "process", None) is None:
+            return
+        limits.kill_group(self.process)
+        for fd in (self._to_worker, self._from_worker):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._output.close()
+        self._workdir.cleanup()
+        self.process = None
+
+    def __enter__(self) -> "Worker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,180 @@
+"""The worker: the only process that runs student code.
+
+Started by ``client.Worker`` as ``python -I worker.py IN_FD OUT_FD``. It reads one
+*load* message (reference source for the other parts, then the student's
+statements), then answers *call* / *get* requests until its input closes.
+Messages are length-prefixed JSON; values are plain data with a few tags (tuple,
+dict, set, remote object handle). Nothing is ever pickled.
+
+Everything in this process is untrusted once student code has run: the scoring
+process re-validates every reply and measures time itself. This file imports
+only the standard library, so it runs without the rest of the grader.
+"""
+
+import json
+import numbers
+import os
+import struct
+import sys
+import traceback
+
+MAX_MESSAGE = 64 * 1024 * 1024
+
+
+def send(fd: int, message: object) -> None:
+    """Write one length-prefixed JSON message to ``fd``."""
+    data = json.dumps(message, allow_nan=True).encode("utf-8")
+    payload = struct.pack(">I", len(data)) + data
+    while payload:
+        payload = payload[os.write(fd, payload) :]
+
+
+def read_exact(fd: int, size: int) -> bytes:
+    """Read exactly ``size`` bytes; raise ``EOFError`` if the pipe closes first."""
+    parts = []
+    while size:
+        block = os.read(fd, min(size, 1 << 20))
+        if not block:
+            raise EOFError("pipe closed")
+        parts.append(block)
+        size -= len(block)
+    return b"".join(parts)
+
+
+def recv(fd: int) -> object:
+    """Read one length-prefixed JSON message from ``fd``."""
+    (size,) = struct.unpack(">I", read_exact(fd, 4))
+    if size > MAX_MESSAGE:
+        raise ValueError(f"message of {size} bytes exceeds the limit")
+    return json.loads(read_exact(fd, size).decode("utf-8"))
+
+
+class Objects:
+    """Objects that stay in the worker, referred to by integer handles."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, object] = {}
+
+    def encode(self, value: object, depth: int = 0) -> object:
+        """Plain data as JSON with tags; anything else becomes a remote handle."""
+        if depth > 100:
+            raise ValueError("value nested too deeply")
+        if value is None or type(value) in (bool, str):
+            return value
+        if isinstance(value, bool):
+            return bool(value)
+        if isinstance(value, numbers.Integral):
+            return int(value)
+        if isinstance(value, numbers.Real):
+            return float(value)
+        if isinstance(value, str):
+            return str.__str__(value)
+        if isinstance(value, list):
+            return [self.encode(v, depth + 1) for v in value]
+        if isinstance(value, tuple):
+            return {"__tuple__": [self.encode(v, depth + 1) for v in value]}
+        if isinstance(value, (set, frozenset)):
+            return {"__set__": [self.encode(v, depth + 1) for v in value]}
+        if isinstance(value, dict):
+            items = [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]
+            return {"__dict__": items}
+        handle = len(self.by_id) + 1
+        self.by_id[handle] = value
+        return {"__remote__": handle, "type": type(value).__name__}
+
+    def decode(self, value: object) -> object:
+        """Arguments from the scorer: plain data, tags, and handles to our objects."""
+        if isinstance(value, list):
+            return [self.decode(v) for v in value]
+        if isinstance(value, dict):
+            (tag, inner), = value.items()
+            if tag == "__tuple__":
+                return tuple(self.decode(v) for v in inner)
+            if tag == "__set__":
+                return {self.decode(v) for v in inner}
+            if tag == "__dict__":
+                return {self.decode(k): self.decode(v) for k, v in inner}
+            if tag == "__remote__":
+                return self.by_id[inner]
+            raise ValueError(f"unknown tag {tag}")
+        return value
+
+
+def describe(exc: BaseException) -> dict:
+    """An exception as data: its class, the classes it derives from, and its message."""
+    try:
+        message = str(exc)
+    except BaseException:  # noqa: BLE001 - a student __str__ may raise anything
+        message = "<unprintable>"
+    mro = [cls.__name__ for cls in type(exc).__mro__]
+    return {"type": type(exc).__name__, "mro": mro, "message": message[:2000]}
+
+
+def load(request: dict) -> tuple[dict, list[str]]:
+    """Build the namespace: reference exports first, then the student's statements."""
+    reference: dict = {"__name__": "reference"}
+    exec(compile(request["reference"], "<reference>", "exec"), reference)
+    namespace: dict = {"__name__": "submission", "__builtins__": __builtins__}
+    for name in request["exports"]:
+        namespace[name] = reference[name]
+    errors = []
+    for statement in request["student"]:
+        try:
+            exec(compile(statement["source"], f"<{statement['origin']}>", "exec"), namespace)
+        except BaseException as exc:  # noqa: BLE001 - SystemExit and friends included
+            info = describe(exc)
+            errors.append(f"{statement['origin']}: {info['type']}: {info['message']}")
+    for class_name, method in request["graft"]:
+        graft(namespace, reference, class_name, method)
+    return namespace, errors
+
+
+def graft(namespace: dict, reference: dict, class_name: str, method: str) -> None:
+    """Grade one student method on the reference class (Part 4's ``build_vocab``).
+
+    The student's own helper methods come along; the reference keeps everything
+    else, so a bug elsewhere in the student's class cannot cost this part.
+    """
+    target = reference[class_name]
+    student = namespace.get(class_name)
+    if isinstance(student, type) and student is not target:
+        for name, value in vars(student).items():
+            if name == method or not (name.startswith("__") or hasattr(target, name)):
+                setattr(target, name, value)
+    namespace[class_name] = target
+
+
+def serve(in_fd: int, out_fd: int) -> None:
+    """Answer requests until the scorer closes the pipe."""
+    objects = Objects()
+    namespace, errors = load(recv(in_fd))
+    send(out_fd, {"ok": True, "errors": errors, "names": sorted(n for n in namespace if not n.startswith("__"))})
+    while True:
+        try:
+            request = recv(in_fd)
+        except EOFError:
+            return
+        try:
+            target = request["target"]
+            obj = objects.by_id[target] if isinstance(target, int) else namespace[target]
+            if request["op"] == "get":
+                value = getattr(obj, request["name"]) if request["name"] else obj
+            else:
+                func = getattr(obj, request["name"]) if request["name"] else obj
+                args = objects.decode(request["args"])
+                kwargs = objects.decode({"__dict__": request["kwargs"]})
+                value = func(*args, **kwargs)
+            reply = {"ok": True, "value": objects.encode(value)}
+        except BaseException as exc:  # noqa: BLE001 - report everything, keep serving
+            reply = {"ok": False, "error": describe(exc)}
+        send(out_fd, reply)
+
+
+if __name__ == "__main__":
+    sys.setrecursionlimit(10_000)
+    try:
+        serve(int(sys.argv[1]), int(sys.argv[2]))
+    except BaseException:  # noqa: BLE001
+        traceback.print_exc()
+        os._exit(3)
+    os._exit(0)
