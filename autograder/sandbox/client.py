@@ -15,6 +15,7 @@ student built can reach this process. A student exception arrives as
 raises ``WorkerFailure`` and is killed with everything it started.
 """
 
+import contextlib
 import json
 import os
 import select
@@ -114,7 +115,7 @@ def _encode(value: object) -> object:
 
 
 class Worker:
-    """One sandboxed process holding the submission's part ``part`` and the reference for the rest."""
+    """A sandboxed process: the submission's part ``part`` plus the reference for the rest."""
 
     def __init__(
         self, code: StudentCode, part: int, timeout: float = 10.0, hash_seed: int = 0
@@ -250,10 +251,8 @@ class Worker:
             return
         limits.kill_group(self.process)
         for fd in (self._to_worker, self._from_worker):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
         self._output.close()
         self._workdir.cleanup()
         self.process = None

@@ -6,6 +6,7 @@ group) so that killing it kills everything it started, and an environment with
 nothing of the grader's in it.
 """
 
+import contextlib
 import os
 import resource
 import signal
@@ -38,10 +39,8 @@ def worker_env(workdir: str, hash_seed: int = 0) -> dict[str, str]:
 
 def kill_group(process: subprocess.Popen) -> None:
     """Kill the worker's whole process group and reap the worker."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     try:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:

@@ -25,7 +25,8 @@ def _reference_tree() -> ast.Module:
     body: list[ast.stmt] = []
     for module in MODULES:
         tree = ast.parse((SOLUTIONS / f"{module}.py").read_text(encoding="utf-8"))
-        body += [node for node in tree.body if not (isinstance(node, ast.ImportFrom) and node.level)]
+        relative = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.level]
+        body += [node for node in tree.body if node not in relative]
     return ast.Module(body=body, type_ignores=[])
 
 

@@ -76,8 +76,8 @@ class Objects:
         if isinstance(value, (set, frozenset)):
             return {"__set__": [self.encode(v, depth + 1) for v in value]}
         if isinstance(value, dict):
-            items = [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]
-            return {"__dict__": items}
+            d = depth + 1
+            return {"__dict__": [[self.encode(k, d), self.encode(v, d)] for k, v in value.items()]}
         handle = len(self.by_id) + 1
         self.by_id[handle] = value
         return {"__remote__": handle, "type": type(value).__name__}
@@ -148,7 +148,8 @@ def serve(in_fd: int, out_fd: int) -> None:
     """Answer requests until the scorer closes the pipe."""
     objects = Objects()
     namespace, errors = load(recv(in_fd))
-    send(out_fd, {"ok": True, "errors": errors, "names": sorted(n for n in namespace if not n.startswith("__"))})
+    names = sorted(n for n in namespace if not n.startswith("__"))
+    send(out_fd, {"ok": True, "errors": errors, "names": names})
     while True:
         try:
             request = recv(in_fd)
