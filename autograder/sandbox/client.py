@@ -20,7 +20,6 @@ import json
 import os
 import select
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from . import limits
 from .reference import reference_without
 from .worker import MAX_MESSAGE, send
 
-WORKER_SCRIPT = Path(__file__).with_name("worker.py")
+WORKER_SOURCE = Path(__file__).with_name("worker.py").read_bytes()
 
 
 @dataclass(frozen=True)
@@ -142,20 +141,24 @@ class Worker:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
         to_worker_r, self._to_worker = os.pipe()
         self._from_worker, from_worker_w = os.pipe()
-        self._output = open(Path(self._workdir.name) / ".output", "wb")  # noqa: SIM115
+        self._output = open(Path(self._workdir.name) / "output", "wb")  # noqa: SIM115
+        args = [str(to_worker_r), str(from_worker_w), json.dumps(limits.LIMITS)]
         self.process = subprocess.Popen(
-            [sys.executable, "-I", str(WORKER_SCRIPT), str(to_worker_r), str(from_worker_w)],
+            limits.command(args),
             pass_fds=(to_worker_r, from_worker_w),
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=self._output,
             stderr=subprocess.STDOUT,
             cwd=self._workdir.name,
-            env=limits.worker_env(self._workdir.name, self.hash_seed),
-            preexec_fn=limits.apply,
+            env=limits.worker_env(self.hash_seed),
             start_new_session=True,
         )
         os.close(to_worker_r)
         os.close(from_worker_w)
+        # The worker's program arrives on its standard input, then EOF.
+        with contextlib.suppress(OSError):
+            self.process.stdin.write(WORKER_SOURCE)
+        self.process.stdin.close()
 
     def _send(self, message: dict) -> None:
         try:

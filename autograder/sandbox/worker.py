@@ -1,6 +1,8 @@
 """The worker: the only process that runs student code.
 
-Started by ``client.Worker`` as ``python -I worker.py IN_FD OUT_FD``. It reads one
+Started by ``client.Worker`` as ``python -I - IN_FD OUT_FD LIMITS`` with this file
+on standard input, so it needs no readable copy of the grader. It first lowers
+its own resource limits (``LIMITS`` is JSON), then reads one
 *load* message (reference source for the other parts, then the student's
 statements), then answers *call* / *get* requests until its input closes.
 Messages are length-prefixed JSON; values are plain data with a few tags (tuple,
@@ -171,9 +173,26 @@ def serve(in_fd: int, out_fd: int) -> None:
         send(out_fd, reply)
 
 
+def apply_limits(limits: dict) -> None:
+    """Lower this process's hard limits; nothing the student runs can raise them again."""
+    import resource
+
+    pairs = [
+        (resource.RLIMIT_CPU, limits["cpu_seconds"]),
+        (resource.RLIMIT_AS, limits["address_space"]),
+        (resource.RLIMIT_FSIZE, limits["file_size"]),
+        (resource.RLIMIT_CORE, 0),
+    ]
+    if os.getuid() == 65534:  # its own user: a process limit cannot starve the grader
+        pairs.append((resource.RLIMIT_NPROC, limits["processes"]))
+    for which, value in pairs:
+        resource.setrlimit(which, (value, value))
+
+
 if __name__ == "__main__":
     sys.setrecursionlimit(10_000)
     try:
+        apply_limits(json.loads(sys.argv[3]))
         serve(int(sys.argv[1]), int(sys.argv[2]))
     except BaseException:  # noqa: BLE001
         traceback.print_exc()
