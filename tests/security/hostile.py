@@ -1,0 +1,29 @@
+"""Helpers for red-team tests: build a submission from source and find stray processes."""
+
+import textwrap
+import uuid
+from pathlib import Path
+
+from autograder.extract import StudentCode, extract
+
+
+def submission(tmp_path: Path, source: str) -> StudentCode:
+    """Write ``source`` as a student's .py file and extract it."""
+    path = tmp_path / f"student_{uuid.uuid4().hex[:8]}.py"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return extract(path)
+
+
+def processes_with(token: str) -> list[int]:
+    """PIDs whose command line contains ``token`` (any user, any namespace)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if token.encode() in cmdline:
+            found.append(int(entry.name))
+    return found
