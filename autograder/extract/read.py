@@ -43,8 +43,9 @@ def _strip_ipython(source: str) -> str:
 def read_notebook(path: Path) -> list[Chunk]:
     """The code cells of a notebook that are not nbgrader test cells."""
     try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-        cells = notebook["cells"]
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if not isinstance(cells, list):
+            raise TypeError("'cells' is not a list")
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
         raise SubmissionError(f"{path.name} is not a readable notebook: {exc}") from exc
     chunks = []
