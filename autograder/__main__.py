@@ -1,0 +1,8 @@
+"""``python -m autograder grade PATH --out DIR``; see ``autograder/cli.py``."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""``python -m autograder grade PATH --out DIR``: grade a class and write the reports.
+
+The pipeline: ``collect`` finds the submissions, ``batch`` grades them in
+parallel (extract -> sandbox -> suite, one ``grade_file`` each), ``report``
+writes grades.csv, per-student results.json and feedback.html, summary.md and
+the plots. Exit status: 0 when the batch completed, even if some submissions
+could not be graded (they are listed); 2 for a usage error.
+"""
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from .batch import grade_all
+from .collect import UsageError, find_submissions
+from .report import console_summary, write_reports
+from .report.format import one_line, points
+from .results import SubmissionResult
+
+VISIBILITIES = ("after_published", "hidden", "visible", "after_due_date")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder",
+        description="Grade tokenization submissions with the hidden suite and write reports.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    grade = commands.add_parser(
+        "grade",
+        help="grade a submitted/ tree, one notebook or one .py file",
+        description=(
+            "Grade PATH: an nbgrader submitted/ tree (submitted/<student_id>/<assignment>/...), "
+            "a single .ipynb notebook or a single .py file (student_id = the file name). "
+            "Writes grades.csv, summary.md, plots and <student_id>/{results.json,feedback.html} "
+            "into DIR."
+        ),
+    )
+    grade.add_argument("path", metavar="PATH", type=Path, help="what to grade")
+    grade.add_argument("--out", metavar="DIR", type=Path, required=True,
+                       help="folder for the reports (created if missing)")
+    grade.add_argument("--jobs", metavar="N", type=_positive_int, default=os.cpu_count() or 1,
+                       help="submissions graded at once (default: number of cores, %(default)s)")
+    grade.add_argument("--assignment", default="tokenization",
+                       help="assignment folder name inside each student folder "
+                            "(default: %(default)s)")
+    grade.add_argument("--hidden-visibility", choices=VISIBILITIES, default="after_published",
+                       help="Gradescope visibility of the hidden tests (default: %(default)s)")
+    grade.add_argument("--timeout", metavar="SECONDS", type=_positive_float, default=300.0,
+                       help="wall-time limit per submission (default: %(default)g)")
+    return parser
+
+
+def _progress(result: SubmissionResult, done: int, total: int) -> None:
+    if result["status"] == "graded":
+        outcome = f"{points(result['score'])} / {points(result['max_score'])}"
+    else:
+        outcome = f"not graded: {one_line(result['error'] or 'unknown', 80)}"
+    seconds = f" ({result['seconds']:.1f} s)" if result["seconds"] else ""
+    width = len(str(total))
+    print(f"[{done:>{width}}/{total}] {one_line(result['student_id'], 40)}: {outcome}{seconds}",
+          file=sys.stderr, flush=True)
+
+
+def grade_command(args: argparse.Namespace) -> int:
+    if (args.path / "submitted").is_dir():
+        raise UsageError(
+            f"{args.path} looks like an nbgrader course folder; "
+            f"pass its submissions: {args.path / 'submitted'}"
+        )
+    subs = find_submissions(args.path, args.assignment)
+    if not subs:
+        raise UsageError(f"{args.path}: no student folders, notebooks or .py files in it")
+    if all(s.path is None for s in subs) and len(subs) > 1:
+        print(f"warning: no student has a gradable file under <student>/{args.assignment}/; "
+              "is --assignment right?", file=sys.stderr)
+    jobs = min(args.jobs, len(subs))
+    print(f"Grading {len(subs)} submission{'s' * (len(subs) != 1)} from {args.path} "
+          f"with {jobs} job{'s' * (jobs != 1)}...", file=sys.stderr, flush=True)
+    started = time.monotonic()
+    results = grade_all(subs, jobs=jobs, timeout=args.timeout,
+                        hidden_visibility=args.hidden_visibility, on_done=_progress)
+    wall = time.monotonic() - started
+    reports = write_reports(results, args.out, assignment=args.assignment,
+                            wall_seconds=wall, jobs=jobs)
+    print("\n".join(console_summary(reports.stats, str(args.out), wall, jobs)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "grade":
+            return grade_command(args)
+    except UsageError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    return 2

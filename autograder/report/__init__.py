@@ -1,0 +1,92 @@
+"""Step 4 of grading: turn a batch of ``SubmissionResult``s into the reports.
+
+In the output folder::
+
+    grades.csv                   one row per student, for the LMS
+    summary.md                   class summary for the course staff, with the plots
+    score_histogram.png, part_means.png, test_pass_rates.png
+    <student_id>/results.json    Gradescope's autograder results format
+    <student_id>/feedback.html   the page to send the student
+
+Each module writes one of them; ``schema`` checks them. A result whose numbers do
+not add up is never reported as a score: it becomes a failure to grade that
+names the problem, so a grader bug shows up in the summary instead of in the LMS.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..batch import error_result
+from ..results import SubmissionResult
+from .feedback import write_feedback
+from .grades_csv import write_grades_csv
+from .gradescope import write_gradescope
+from .plots import write_plots
+from .schema import check_grades_file, check_gradescope_file, result_problems
+from .stats import ClassStats
+from .summary import console_summary, summary_markdown
+
+RESERVED = {"grades.csv", "summary.md", "score_histogram.png", "part_means.png",
+            "test_pass_rates.png"}
+
+
+@dataclass
+class Reports:
+    """What ``write_reports`` wrote, and the class numbers it used."""
+
+    out_dir: Path
+    stats: ClassStats
+    files: list[Path]
+
+
+def checked(result: SubmissionResult) -> SubmissionResult:
+    """``result`` if it is consistent, else a failure to grade that says what is wrong."""
+    problems = result_problems(result)
+    if not problems:
+        return result
+    student = str(result.get("student_id", "?")) if isinstance(result, dict) else "?"
+    source = str(result.get("source", "")) if isinstance(result, dict) else ""
+    bad = error_result(student, source, f"grader error: inconsistent result ({problems[0]})")
+    if isinstance(result, dict) and isinstance(result.get("seconds"), (int, float)):
+        bad["seconds"] = float(result["seconds"])
+    return bad
+
+
+def student_dir_name(student_id: str) -> str:
+    """A folder name for ``student_id`` that stays inside the output folder."""
+    name = "".join("_" if c in '/\\\0' or not c.isprintable() else c for c in student_id)
+    if name.strip(".") == "" or name in RESERVED:
+        name = "_" + name
+    return name
+
+
+def write_reports(
+    results: list[SubmissionResult],
+    out_dir: Path,
+    *,
+    assignment: str = "tokenization",
+    wall_seconds: float = 0.0,
+    jobs: int = 1,
+) -> Reports:
+    """Write every report for ``results`` into ``out_dir`` and check them."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = sorted((checked(r) for r in results), key=lambda r: r["student_id"])
+    files = []
+    for result in results:
+        folder = out_dir / student_dir_name(result["student_id"])
+        folder.mkdir(exist_ok=True)
+        files.append(write_gradescope(result, folder / "results.json"))
+        files.append(write_feedback(result, folder / "feedback.html", assignment))
+        check_gradescope_file(files[-2])
+    files.append(write_grades_csv(results, out_dir / "grades.csv"))
+    check_grades_file(files[-1])
+    stats = ClassStats(results)
+    files += write_plots(stats, out_dir)
+    summary = out_dir / "summary.md"
+    summary.write_text(summary_markdown(stats, assignment, wall_seconds, jobs), encoding="utf-8")
+    files.append(summary)
+    return Reports(out_dir, stats, files)
+
+
+__all__ = ["Reports", "console_summary", "write_reports"]

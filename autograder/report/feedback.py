@@ -1,0 +1,139 @@
+"""``<student_id>/feedback.html``: what a student reads about their grade.
+
+One self-contained page (inline CSS, no scripts, no external resources): the
+total, then each part with its score and every test's name, result and
+message, plus the warnings from loading the code (cells skipped, statements that
+raised). Everything that comes from a submission or a test is untrusted and goes
+through ``html.escape``; a Content-Security-Policy forbids scripts as a second
+line of defence. Tests marked ``hidden`` are counted but not listed.
+"""
+
+from html import escape
+from pathlib import Path
+
+from ..parts import PARTS
+from ..results import SubmissionResult, TestResult
+from .format import points
+
+CSS = """
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+       color: #1f2328; background: #f6f8fa; margin: 0; }
+main { max-width: 60rem; margin: 0 auto; padding: 1.5rem; }
+header { display: flex; justify-content: space-between; align-items: center; gap: 1rem;
+         background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 1rem 1.5rem; }
+h1 { font-size: 1.4rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.1rem; margin: 0; display: flex; justify-content: space-between; }
+.meta { color: #57606a; margin: 0; overflow-wrap: anywhere; }
+.total { font-size: 2.2rem; font-weight: 700; white-space: nowrap; }
+.total small { font-size: 1rem; color: #57606a; font-weight: 400; }
+.box { border-radius: 8px; padding: .75rem 1.25rem; margin: 1rem 0; border: 1px solid; }
+.error { background: #ffebe9; border-color: #ff8182; }
+.warn { background: #fff8c5; border-color: #d4a72c; }
+.box ul { margin: .25rem 0; padding-left: 1.25rem; }
+.box li { overflow-wrap: anywhere; }
+section { background: #fff; border: 1px solid #d0d7de; border-radius: 8px;
+          padding: 1rem 1.5rem; margin: 1rem 0; }
+.bar { height: 6px; background: #eaeef2; border-radius: 3px; margin: .5rem 0 .75rem; }
+.bar div { height: 6px; border-radius: 3px; background: #1a7f37; }
+.bar.low div { background: #cf222e; } .bar.mid div { background: #bf8700; }
+table { border-collapse: collapse; width: 100%; }
+td { padding: .3rem .4rem; vertical-align: top; border-top: 1px solid #eaeef2; }
+td.mark { width: 1.5rem; font-weight: 700; text-align: center; }
+td.pts { width: 5rem; text-align: right; white-space: nowrap; color: #57606a; }
+tr.passed td.mark { color: #1a7f37; } tr.failed td.mark { color: #cf222e; }
+tr.msg td { border-top: none; padding-top: 0; }
+pre { margin: 0; padding: .5rem .75rem; background: #f6f8fa; border-radius: 6px;
+      white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; }
+.note { color: #57606a; font-size: .9rem; margin: .5rem 0 0; }
+footer { color: #57606a; font-size: .85rem; text-align: center; margin-top: 1.5rem; }
+"""
+
+
+def _bar(score: float, top: float) -> str:
+    fraction = score / top if top else 0.0
+    level = "low" if fraction < 0.5 else "mid" if fraction < 0.999 else ""
+    return f'<div class="bar {level}"><div style="width:{100 * fraction:.1f}%"></div></div>'
+
+
+def _test_rows(test: TestResult) -> str:
+    passed = test["status"] == "passed"
+    mark = "✓" if passed else "✗"
+    label = "passed" if passed else "failed"
+    row = (
+        f'<tr class="{label}"><td class="mark" title="{label}">{mark}</td>'
+        f"<td>{escape(test['name'])}</td>"
+        f'<td class="pts">{points(test["score"])} / {points(test["max_score"])}</td></tr>'
+    )
+    if test["output"].strip():
+        message = escape(test["output"])
+        row += f'<tr class="msg"><td></td><td colspan="2"><pre>{message}</pre></td></tr>'
+    return row
+
+
+def _part_section(result: SubmissionResult, part: int) -> str:
+    score = result["parts"][str(part)]
+    tests = [t for t in result["tests"] if int(t["part"]) == part]
+    shown = [t for t in tests if t["visibility"] != "hidden"]
+    failed = sum(t["status"] != "passed" for t in shown)
+    title = f"Part {part}: {PARTS[part]}"
+    html = [
+        f'<section id="part{part}"><h2><span>{escape(title)}</span>'
+        f'<span>{points(score["score"])} / {points(score["max_score"])}</span></h2>',
+        _bar(float(score["score"]), float(score["max_score"])),
+    ]
+    if result["status"] != "graded":
+        html.append('<p class="note">Not graded: see the error above.</p>')
+    elif shown:
+        summary = f"{len(shown) - failed} of {len(shown)} tests passed"
+        html.append(f'<p class="note">{summary}</p><table>')
+        html += [_test_rows(t) for t in shown]
+        html.append("</table>")
+    if len(tests) > len(shown):
+        html.append(f'<p class="note">{len(tests) - len(shown)} more tests are not shown.</p>')
+    html.append("</section>")
+    return "\n".join(html)
+
+
+def feedback_html(result: SubmissionResult, assignment: str = "tokenization") -> str:
+    """The whole page for one result."""
+    sid, source = escape(result["student_id"]), escape(result["source"])
+    score, top = points(result["score"]), points(result["max_score"])
+    body = [
+        "<header><div>",
+        f"<h1>{escape(assignment.capitalize())}: autograder feedback</h1>",
+        f'<p class="meta">Student: <b>{sid}</b> · file: <code>{source}</code></p>',
+        "</div>",
+        f'<div class="total">{score} <small>/ {top}</small></div></header>',
+    ]
+    if result["status"] != "graded":
+        body.append(
+            '<div class="box error"><b>Your submission could not be graded.</b> '
+            f"Reason: {escape(result['error'] or 'unknown')}. "
+            "Every part scores 0 until this is fixed; please contact the course staff.</div>"
+        )
+    if result["warnings"]:
+        items = "".join(f"<li>{escape(w)}</li>" for w in result["warnings"])
+        body.append(
+            '<div class="box warn"><b>Warnings while loading your code</b> '
+            "(code that was skipped or raised an error; it may cost points):"
+            f"<ul>{items}</ul></div>"
+        )
+    body += [_part_section(result, p) for p in PARTS]
+    body.append(
+        "<footer>Each part is graded on its own: a bug in one part does not cost points "
+        "in another.</footer>"
+    )
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<meta http-equiv="Content-Security-Policy" '
+        "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(assignment)} feedback: {sid}</title>\n<style>{CSS}</style>\n"
+        "</head>\n<body><main>\n" + "\n".join(body) + "\n</main></body>\n</html>\n"
+    )
+
+
+def write_feedback(result: SubmissionResult, path: Path, assignment: str = "tokenization") -> Path:
+    """Write ``feedback.html``."""
+    Path(path).write_text(feedback_html(result, assignment), encoding="utf-8")
+    return Path(path)

@@ -1,0 +1,53 @@
+"""``grades.csv``: one row per student for the LMS, sorted by student_id.
+
+Columns: ``student_id, part1..part6, total, max_total, status, error``. Scores
+are plain numbers (2 decimals at most); ``status`` is ``graded`` or ``error`` and
+``error`` says why a submission could not be graded (its parts are then 0).
+"""
+
+import csv
+import io
+from pathlib import Path
+
+from ..parts import PARTS
+from ..results import SubmissionResult
+from .format import one_line, points
+from .schema import GRADES_COLUMNS, SchemaError, grades_csv_problems
+
+
+def grade_row(result: SubmissionResult) -> list[str]:
+    """The CSV row of one result; the total is the sum of the rounded parts."""
+    parts = [round(float(result["parts"][str(p)]["score"]), 2) for p in PARTS]
+    return [
+        result["student_id"],
+        *(points(s) for s in parts),
+        points(sum(parts)),
+        points(result["max_score"]),
+        result["status"],
+        _cell(one_line(result["error"] or "", 300)) if result["status"] == "error" else "",
+    ]
+
+
+def _cell(text: str) -> str:
+    """Free text that a spreadsheet will not run as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def grades_csv(results: list[SubmissionResult]) -> str:
+    """The text of ``grades.csv``."""
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(GRADES_COLUMNS)
+    for result in sorted(results, key=lambda r: r["student_id"]):
+        writer.writerow(grade_row(result))
+    return buffer.getvalue()
+
+
+def write_grades_csv(results: list[SubmissionResult], path: Path) -> Path:
+    """Write ``grades.csv`` after checking it against the schema."""
+    text = grades_csv(results)
+    problems = grades_csv_problems(text)
+    if problems:
+        raise SchemaError("grades.csv", problems)
+    Path(path).write_text(text, encoding="utf-8")
+    return Path(path)

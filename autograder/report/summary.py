@@ -1,0 +1,127 @@
+"""The class summary: ``summary.md`` for the course staff, and the lines the CLI prints.
+
+Both say how many submissions were graded, which failed to grade and why, the
+mean per part, and where the reports are; ``summary.md`` adds the tests the
+class missed most and links to the plots.
+"""
+
+from ..parts import PARTS, POINTS
+from .format import md, one_line, percent, points
+from .stats import ClassStats
+
+PLOTS = {
+    "score_histogram.png": "Total scores",
+    "part_means.png": "Mean score per part",
+    "test_pass_rates.png": "Pass rate per test",
+}
+
+
+def _counts(stats: ClassStats) -> str:
+    n = len(stats.results)
+    text = f"{n} submission{'s' * (n != 1)}: {len(stats.graded)} graded"
+    return text + f", {len(stats.failed)} failed to grade" if stats.failed else text
+
+
+def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jobs: int) -> str:
+    """The text of ``summary.md``."""
+    lines = [
+        f"# {md(assignment)}: class summary",
+        "",
+        f"{_counts(stats)}. Graded in {wall_seconds:.1f} s with {jobs} parallel "
+        f"job{'s' * (jobs != 1)} ({stats.mean_seconds():.1f} s per submission on average).",
+        "",
+        "## Scores",
+        "",
+        "Means are over the graded submissions; failures to grade are listed below "
+        "(they have 0 in `grades.csv`).",
+        "",
+        "| Part | | Mean | Points | Mean % |",
+        "|---|---|---:|---:|---:|",
+    ]
+    means = stats.part_means()
+    for p, title in PARTS.items():
+        lines.append(
+            f"| {p} | {md(title)} | {means[p]:.1f} | {POINTS[p]} | {percent(means[p], POINTS[p])} |"
+        )
+    total = stats.total_mean()
+    lines.append(
+        f"| **Total** | | **{total:.1f}** | **{points(stats.max_total)}** | "
+        f"**{percent(total, stats.max_total)}** |"
+    )
+    if stats.totals:
+        lines += [
+            "",
+            f"Median total {points(stats.total_median())}, lowest {points(min(stats.totals))}, "
+            f"highest {points(max(stats.totals))}; "
+            f"{sum(t >= stats.max_total - 1e-9 for t in stats.totals)} full marks.",
+        ]
+    lines += ["", f"![{PLOTS['score_histogram.png']}](score_histogram.png)", ""]
+    lines += [f"![{PLOTS['part_means.png']}](part_means.png)", ""]
+
+    lines += ["## Tests the class missed most", ""]
+    missed = stats.most_missed()
+    if missed:
+        lines += ["| Part | Test | Passed |", "|---:|---|---:|"]
+        lines += [
+            f"| {t.part} | {md(t.name)} | {t.passed} / {t.taken} ({percent(t.passed, t.taken)}) |"
+            for t in missed
+        ]
+    else:
+        nothing = "No graded submission failed a test." if stats.tests else "No tests ran."
+        lines.append(nothing)
+    lines += ["", f"![{PLOTS['test_pass_rates.png']}](test_pass_rates.png)", ""]
+
+    lines += ["## Failed to grade", ""]
+    if stats.failed:
+        lines += [
+            "These submissions could not be graded; check them by hand.",
+            "",
+            "| Student | File | Reason |",
+            "|---|---|---|",
+        ]
+        lines += [
+            f"| {md(r['student_id'])} | {md(r['source'])} | {md(r['error'] or 'unknown')} |"
+            for r in stats.failed
+        ]
+    else:
+        lines.append("None: every submission was graded.")
+    lines += [
+        "",
+        "## Files",
+        "",
+        "- `grades.csv`: one row per student (part scores, total, status, error) for the LMS.",
+        "- `<student_id>/feedback.html`: the page to send each student.",
+        "- `<student_id>/results.json`: the same results in Gradescope's format.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def console_summary(
+    stats: ClassStats, out_dir: str, wall_seconds: float, jobs: int
+) -> list[str]:
+    """The lines the CLI prints at the end of a batch."""
+    lines = [
+        f"{_counts(stats)}. Took {wall_seconds:.1f} s with {jobs} job{'s' * (jobs != 1)} "
+        f"({stats.mean_seconds():.1f} s per graded submission).",
+    ]
+    if stats.failed:
+        lines.append("Failed to grade:")
+        lines += [
+            f"  {one_line(r['student_id'], 40)}: {one_line(r['error'] or 'unknown', 120)}"
+            for r in stats.failed
+        ]
+    if stats.graded:
+        lines.append("Mean per part (graded submissions):")
+        width = max(len(t) for t in PARTS.values())
+        means = stats.part_means()
+        for p, title in PARTS.items():
+            lines.append(f"  Part {p}  {title:<{width}}  {means[p]:5.1f} / {POINTS[p]}")
+        lines.append(
+            f"  {'Total':<{width + 7}}  {stats.total_mean():5.1f} / {points(stats.max_total)}"
+        )
+    lines.append(
+        f"Reports in {out_dir}/: grades.csv, summary.md, plots (*.png), "
+        "<student_id>/feedback.html and results.json"
+    )
+    return lines
