@@ -22,6 +22,7 @@ import select
 import subprocess
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,6 +140,7 @@ class Worker:
 
     def _start(self) -> None:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
+        self._marker = uuid.uuid4().hex
         to_worker_r, self._to_worker = os.pipe()
         self._from_worker, from_worker_w = os.pipe()
         self._output = open(Path(self._workdir.name) / "output", "wb")  # noqa: SIM115
@@ -150,7 +152,9 @@ class Worker:
             stdout=self._output,
             stderr=subprocess.STDOUT,
             cwd=self._workdir.name,
-            env=limits.worker_env(self.hash_seed),
+            env=limits.worker_env(
+                self.hash_seed, limits.prepare_workdir(self._workdir.name), self._marker
+            ),
             start_new_session=True,
         )
         os.close(to_worker_r)
@@ -252,7 +256,7 @@ class Worker:
         """Kill the worker and everything it started; idempotent."""
         if getattr(self, "process", None) is None:
             return
-        limits.kill_group(self.process)
+        limits.kill_group(self.process, self._marker)
         for fd in (self._to_worker, self._from_worker):
             with contextlib.suppress(OSError):
                 os.close(fd)

@@ -6,8 +6,12 @@ Three levels, the strongest this machine allows (probed once per process):
   PID, mount and network namespaces; the repository (solutions, hidden suite),
   the submissions and the reports are covered by empty tmpfs mounts, ``/tmp`` is
   a private tmpfs, and the worker drops to ``nobody`` with no capabilities.
-- ``userns``: an ordinary user whose kernel allows user namespaces gets the same
-  namespaces and mounts, without the change of user.
+- ``drop``: root without namespaces (a Docker container, as on Gradescope): the
+  worker still runs as ``nobody`` in a private work directory; the secrets are
+  then protected by file modes, so ``exposed_secrets`` must come back empty
+  (the Gradescope ``setup.sh`` removes other users' access to the grader).
+- ``userns``: an ordinary user whose kernel allows user namespaces gets the
+  namespaces and mounts of ``root``, without the change of user.
 - ``basic``: neither works; the worker only gets its own session, limits and a
   scrubbed environment (the reports say so).
 
@@ -33,16 +37,23 @@ LIMITS = {
     "file_size": 16 * 1024**2,
     "processes": 64,  # applied only when the worker runs as its own user
 }
+MARKER = "AUTOGRADER_WORKER"
+LEVELS = ("root", "drop", "userns", "basic")
 # Directories the worker must not see, in addition to the repository.
 HIDDEN_DIRS: list[Path] = []
 
 
-def worker_env(hash_seed: int = 0) -> dict[str, str]:
-    """A minimal environment: nothing of the grader's (tokens, paths) leaks in."""
+def worker_env(hash_seed: int = 0, home: str = "/tmp", marker: str = "") -> dict[str, str]:
+    """A minimal environment: nothing of the grader's (tokens, paths) leaks in.
+
+    ``marker`` tags the worker's processes so that, without a PID namespace,
+    children that left its process group can still be found and killed.
+    """
     return {
+        MARKER: marker,
         "PATH": "/usr/bin:/bin",
-        "HOME": "/tmp",
-        "TMPDIR": "/tmp",
+        "HOME": home,
+        "TMPDIR": home,
         "LANG": "C.UTF-8",
         "PYTHONHASHSEED": str(hash_seed),
         "PYTHONDONTWRITEBYTECODE": "1",
@@ -58,14 +69,16 @@ def _interpreters() -> list[str]:
 def _wrap(level: str, python: str, args: list[str]) -> list[str]:
     """The command that starts ``python args`` confined at ``level``."""
     command = [python, "-I", "-", *args]
-    if level == "basic":
-        return command
+    drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+            "--no-new-privs", "--"]
+    if level in ("basic", "drop"):
+        return drop + command if level == "drop" else command
     hidden = [REPO, *HIDDEN_DIRS]
     mounts = ["mount -t tmpfs -o mode=1777,size=64m tmpfs /tmp"]
     mounts += [f"mount -t tmpfs -o size=4k,mode=000 tmpfs {shlex.quote(str(d))}" for d in hidden]
-    drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-            "--no-new-privs", "--"] if level == "root" else []
-    script = " && ".join([*mounts, "cd /tmp", "exec " + shlex.join([*drop, *command])])
+    script = " && ".join(
+        [*mounts, "cd /tmp", "exec " + shlex.join([*(drop if level == "root" else []), *command])]
+    )
     flags = ["--mount", "--net", "--pid", "--fork", "--kill-child", "--propagation", "private"]
     if level == "userns":
         flags.insert(0, "--map-root-user")
@@ -83,14 +96,23 @@ def _works(command: list[str]) -> bool:
 
 @cache
 def isolation() -> tuple[str, str]:
-    """The strongest level that works here, and the interpreter it uses."""
-    levels = ["root", "userns", "basic"] if os.geteuid() == 0 else ["userns", "basic"]
-    if not (shutil.which("unshare") and shutil.which("setpriv")):
-        levels = ["basic"]
+    """The strongest level that works here (or ``$AUTOGRADER_ISOLATION``), and its interpreter."""
+    forced = os.environ.get("AUTOGRADER_ISOLATION")
+    if forced and forced not in LEVELS:
+        raise ValueError(f"AUTOGRADER_ISOLATION must be one of {', '.join(LEVELS)}")
+    levels = ["root", "drop", "userns", "basic"] if os.geteuid() == 0 else ["userns", "basic"]
+    if not shutil.which("setpriv"):
+        levels = [lv for lv in levels if lv not in ("root", "drop")]
+    if not shutil.which("unshare"):
+        levels = [lv for lv in levels if lv not in ("root", "userns")]
+    if forced:
+        levels = [forced]
     for level in levels:
         for python in _interpreters():
             if level == "basic" or _works(_wrap(level, python, [])):
                 return level, python
+    if forced:
+        raise RuntimeError(f"isolation level {forced!r} does not work on this machine")
     return "basic", sys.executable
 
 
@@ -100,15 +122,58 @@ def command(args: list[str]) -> list[str]:
     return _wrap(level, python, args)
 
 
-def kill_group(process: subprocess.Popen) -> None:
-    """Kill the worker's process group and reap it.
+def prepare_workdir(path: str) -> str:
+    """Give the worker its directory; return the HOME/TMPDIR it should use."""
+    level = isolation()[0]
+    if level == "drop":
+        os.chown(path, NOBODY, NOBODY)
+        return path
+    return path if level == "basic" else "/tmp"
+
+
+SECRETS = ("solutions", "autograder/suite")
+
+
+def exposed_secrets() -> list[str]:
+    """Secrets a worker could read here: empty under namespaces or with tight file modes."""
+    level = isolation()[0]
+    if level in ("root", "userns"):
+        return []
+    exposed = []
+    for name in SECRETS:
+        for path in [REPO / name, *(REPO / name).rglob("*")]:
+            if level == "basic" or path.stat().st_mode & 0o004:
+                exposed.append(str(path.relative_to(REPO)))
+                break
+    return exposed
+
+
+def _marked(marker: str) -> list[int]:
+    """PIDs whose environment carries ``marker`` (those this user may read)."""
+    needle = f"{MARKER}={marker}\0".encode()
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if needle in (entry / "environ").read_bytes():
+                    pids.append(int(entry.name))
+    return pids
+
+
+def kill_group(process: subprocess.Popen, marker: str = "") -> None:
+    """Kill the worker, its process group and its marked descendants, and reap it.
 
     Under namespaces the worker is PID 1 of its own PID namespace, so its death
     (or that of ``unshare`` with ``--kill-child``) takes every descendant with
-    it, even ones that left the process group.
+    it. Without them, descendants that left the group are found by ``marker``
+    (best effort: a child that clears its environment escapes this search).
     """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    if marker and isolation()[0] in ("drop", "basic"):
+        for pid in _marked(marker):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
     try:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:

@@ -16,7 +16,9 @@ from autograder.sandbox.limits import REPO
 
 from .hostile import processes_with, submission
 
-CONFINED = limits.isolation()[0] != "basic"
+LEVEL = limits.isolation()[0]
+CONFINED = LEVEL != "basic"  # the worker's escaped children are found and killed
+NAMESPACES = LEVEL in ("root", "userns")  # the repository is hidden, no network
 
 
 def test_os_exit_at_import_is_a_crash_not_a_hang(tmp_path):
@@ -98,7 +100,8 @@ def test_children_that_leave_the_session_do_not_outlive_grading(tmp_path):
         import subprocess
         def merge_pair(tokens, pair):
             for _ in range(3):  # each in a new session, outside the worker's process group
-                subprocess.Popen(["/bin/sh", "-c", "sleep 60", "{token}"], start_new_session=True)
+                sleeper = ["/usr/bin/python3", "-c", "import time; time.sleep(60)", "{token}"]
+                subprocess.Popen(sleeper, start_new_session=True)
             return list(tokens)
     """)
     with Worker(code, part=4, timeout=10) as worker:
@@ -155,7 +158,7 @@ def test_flooding_output_is_capped(tmp_path):
         assert worker.call("merge_pair", ["a"], ()) == ["a"]
 
 
-@pytest.mark.skipif(not CONFINED, reason="needs namespaces (root or user namespaces)")
+@pytest.mark.skipif(not NAMESPACES, reason="needs namespaces (root or user namespaces)")
 def test_the_grader_and_the_reference_are_invisible(tmp_path):
     code = submission(tmp_path, """
         import os
@@ -172,7 +175,7 @@ def test_the_grader_and_the_reference_are_invisible(tmp_path):
         assert [p for p in found if str(REPO) in p or "solutions" in p] == []
 
 
-@pytest.mark.skipif(not CONFINED, reason="needs namespaces (root or user namespaces)")
+@pytest.mark.skipif(not NAMESPACES, reason="needs namespaces (root or user namespaces)")
 def test_writes_outside_the_private_tmp_are_refused(tmp_path):
     target = REPO / "out" / f"results-{uuid.uuid4().hex}.json"
     code = submission(tmp_path, f"""
@@ -195,7 +198,7 @@ def test_writes_outside_the_private_tmp_are_refused(tmp_path):
     assert not target.exists()
 
 
-@pytest.mark.skipif(not CONFINED, reason="needs namespaces (root or user namespaces)")
+@pytest.mark.skipif(not NAMESPACES, reason="needs namespaces (root or user namespaces)")
 def test_no_network(tmp_path):
     code = submission(tmp_path, """
         import socket
@@ -209,3 +212,17 @@ def test_no_network(tmp_path):
     with Worker(code, part=4, timeout=5) as worker:
         outcome = worker.call("merge_pair", [], ("a", "b"))
     assert outcome[0] != "connected" and outcome[1] == "101"  # ENETUNREACH: no interfaces up
+
+
+@pytest.mark.skipif(LEVEL != "drop", reason="file modes guard the secrets only at the drop level")
+def test_without_namespaces_readable_secrets_are_reported():
+    # A checkout is world-readable, so the grader must say the secrets are exposed.
+    assert "solutions" in limits.exposed_secrets()[0]
+
+
+@pytest.mark.skipif(LEVEL not in ("root", "drop"), reason="only root can change user")
+def test_the_worker_runs_as_nobody(tmp_path):
+    source = "import os\ndef merge_pair(tokens, pair):\n    return [os.getuid()]\n"
+    code = submission(tmp_path, source)
+    with Worker(code, part=4, timeout=5) as worker:
+        assert worker.call("merge_pair", [], ()) == [limits.NOBODY]
