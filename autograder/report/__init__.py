@@ -21,7 +21,6 @@ from ..results import SubmissionResult
 from .feedback import write_feedback
 from .grades_csv import write_grades_csv
 from .gradescope import write_gradescope
-from .plots import write_plots
 from .schema import check_grades_file, check_gradescope_file, result_problems
 from .stats import ClassStats
 from .summary import console_summary, summary_markdown
@@ -82,6 +81,8 @@ def write_reports(
     files.append(write_grades_csv(results, out_dir / "grades.csv"))
     check_grades_file(files[-1])
     stats = ClassStats(results)
+    from .plots import write_plots  # matplotlib takes seconds to import; only load it here
+
     files += write_plots(stats, out_dir)
     summary = out_dir / "summary.md"
     summary.write_text(summary_markdown(stats, assignment, wall_seconds, jobs), encoding="utf-8")
