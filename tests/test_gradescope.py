@@ -1,0 +1,86 @@
+"""The Gradescope bundle: what the zip holds, and run_autograder on a fake /autograder."""
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from autograder.gradescope.bundle import build
+from autograder.parts import POINTS
+from autograder.report.schema import gradescope_problems
+from autograder.sandbox.reference import reference_without
+
+FULL = float(sum(POINTS.values()))
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    return build(tmp_path_factory.mktemp("zip") / "autograder.zip")
+
+
+def test_the_zip_has_gradescope_entry_points_and_only_the_grader(bundle):
+    with zipfile.ZipFile(bundle) as archive:
+        infos = {info.filename: info for info in archive.infolist()}
+    for script in ("setup.sh", "run_autograder"):
+        assert infos[script].external_attr >> 16 & 0o111, f"{script} is not executable"
+    names = set(infos)
+    assert "solutions/bpe.py" in names and "autograder/gradescope/run.py" in names
+    assert any(n.startswith("autograder/suite/test_part") for n in names)
+    student_side = ("tests", "samples", "source", "assignments")
+    assert not [n for n in names if n.split("/")[0] in student_side]
+    assert not [n for n in names if "__pycache__" in n]
+
+
+def test_the_zip_is_reproducible(bundle, tmp_path):
+    assert build(tmp_path / "again.zip").read_bytes() == bundle.read_bytes()
+
+
+def test_setup_script_is_valid_bash(bundle, tmp_path):
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extract("setup.sh", tmp_path)
+    assert subprocess.run(["bash", "-n", str(tmp_path / "setup.sh")]).returncode == 0
+
+
+def run_autograder(bundle: Path, root: Path) -> dict:
+    """Unpack the zip into ROOT/source and run its run_autograder, as Gradescope does."""
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(root / "source")
+    script = root / "source" / "run_autograder"
+    script.chmod(0o755)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+    done = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert gradescope_problems(results) == []
+    return results
+
+
+def test_the_reference_scores_full_marks(bundle, tmp_path):
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "tokenization.py").write_text(reference_without(0)[0])
+    results = run_autograder(bundle, tmp_path)
+    assert results["score"] == FULL
+    assert all(t["status"] == "passed" for t in results["tests"])
+
+
+def test_a_stub_in_a_nested_folder_scores_zero(bundle, tmp_path):
+    nested = tmp_path / "submission" / "my-upload"
+    nested.mkdir(parents=True)
+    (nested / "tokenization.py").write_text(
+        "class Tokenizer:\n    def encode(self, text):\n        raise NotImplementedError()\n"
+    )
+    results = run_autograder(bundle, tmp_path)
+    assert results["score"] == 0
+    assert results["tests"]
+
+
+def test_an_empty_upload_gets_results_that_say_why(bundle, tmp_path):
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "notes.txt").write_text("I forgot the notebook")
+    results = run_autograder(bundle, tmp_path)
+    assert results["score"] == 0
+    assert "no notebook or .py file found" in results["output"]
