@@ -27,3 +27,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
+
+## Speed: seconds per submission of our hidden suite vs `nbgrader autograde`, side by side.
+bench: $(STAMP)
+	$(PY) -m autograder.bench

@@ -1,0 +1,157 @@
+"""``make bench``: seconds per submission, our hidden suite vs ``nbgrader autograde``.
+
+    .venv/bin/python -m autograder.bench [--copies N] [--keep]
+
+Both graders get the same notebooks (the sample notebooks in ``samples/submitted``,
+each repeated ``--copies`` times under a new student ID) and grade them one after
+another, in one run on one machine:
+
+- ours: ``grade_file`` on each notebook (extract -> sandboxed workers -> hidden
+  suite), timed per call;
+- nbgrader: a temporary course folder with ``source/tokenization`` (the
+  instructor's notebook and its data), ``nbgrader generate_assignment`` (not
+  timed), the notebooks copied into ``submitted/``, then ``nbgrader autograde``
+  timed as a whole. It executes every cell of each notebook, as it does for a
+  real class.
+
+Prints a table and the ratio; exits 1 if ours is slower than 3 s per submission
+or slower than nbgrader.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENT = "tokenization"
+SOURCE = ROOT / "source" / ASSIGNMENT
+SAMPLES = ROOT / "samples" / "submitted"
+TARGET_SECONDS = 3.0
+
+NBGRADER_CONFIG = """\
+c = get_config()  # noqa: F821
+c.CourseDirectory.root = {root!r}
+c.CourseDirectory.course_id = "bench"
+c.CourseDirectory.db_url = "sqlite:///{root}/gradebook.db"
+c.ExecutePreprocessor.timeout = 300
+"""
+
+
+def sample_notebooks(copies: int) -> list[tuple[str, Path]]:
+    """(student_id, notebook) for every sample notebook that is valid JSON, ``copies`` times."""
+    notebooks = []
+    for path in sorted(SAMPLES.glob(f"*/{ASSIGNMENT}/*.ipynb")):
+        try:
+            json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            continue  # the broken sample: neither grader can grade it
+        student = path.parents[1].name
+        notebooks += [(f"{student}_{i}", path) for i in range(copies)]
+    return notebooks
+
+
+def time_ours(notebooks: list[tuple[str, Path]]) -> tuple[list[float], dict[str, float]]:
+    from .suite.run import grade_file
+
+    seconds, scores = [], {}
+    for student, path in notebooks:
+        started = time.perf_counter()
+        result = grade_file(path, student)
+        seconds.append(time.perf_counter() - started)
+        scores[student] = result["score"] if result["status"] == "graded" else float("nan")
+    return seconds, scores
+
+
+def _nbgrader(course: Path, *args: str) -> None:
+    # nbgrader runs `alembic` from PATH: put this environment's scripts first.
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args, "--log-level=ERROR"],
+        cwd=course, capture_output=True, text=True, env=env,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"nbgrader {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+
+
+def time_nbgrader(
+    notebooks: list[tuple[str, Path]], course: Path
+) -> tuple[float, dict[str, float]]:
+    (course / "nbgrader_config.py").write_text(NBGRADER_CONFIG.format(root=str(course)))
+    shutil.copytree(SOURCE, course / "source" / ASSIGNMENT)
+    _nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
+    data = [p for p in SOURCE.iterdir() if p.suffix != ".ipynb"]
+    for student, path in notebooks:
+        folder = course / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        shutil.copy(path, folder / f"{ASSIGNMENT}.ipynb")
+        for extra in data:  # the notebook reads its data files from its own folder
+            shutil.copy(extra, folder / extra.name)
+    started = time.perf_counter()
+    _nbgrader(course, "autograde", ASSIGNMENT, "--create", "--force")
+    elapsed = time.perf_counter() - started
+
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:
+        scores = {
+            student: gradebook.find_submission(ASSIGNMENT, student).score
+            for student, _ in notebooks
+        }
+    return elapsed, scores
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--copies", type=int, default=1,
+                        help="times each sample notebook is graded (default: %(default)s)")
+    parser.add_argument("--keep", action="store_true", help="keep the nbgrader course folder")
+    args = parser.parse_args(argv)
+    notebooks = sample_notebooks(max(1, args.copies))
+    if not notebooks or not (SOURCE / f"{ASSIGNMENT}.ipynb").is_file():
+        raise SystemExit("needs source/tokenization/tokenization.ipynb and sample notebooks "
+                         "(run samples/make_samples.py)")
+    names = sorted({p.parents[1].name for _, p in notebooks})
+    print(f"Grading {len(notebooks)} notebooks ({', '.join(names)}; x{args.copies}) "
+          "one at a time with each grader...", flush=True)
+
+    ours, our_scores = time_ours(notebooks)
+    course = Path(tempfile.mkdtemp(prefix="nbgrader-bench-"))
+    try:
+        theirs_total, their_scores = time_nbgrader(notebooks, course)
+    finally:
+        if args.keep:
+            print(f"nbgrader course folder kept in {course}")
+        else:
+            shutil.rmtree(course, ignore_errors=True)
+
+    n = len(notebooks)
+    ours_mean, theirs_mean = sum(ours) / n, theirs_total / n
+    ratio = ours_mean / theirs_mean
+    print()
+    print(f"{'grader':<32}{'total s':>10}{'s / submission':>17}")
+    print(f"{'ours (grade_file, hidden suite)':<32}{sum(ours):>10.1f}{ours_mean:>17.2f}")
+    print(f"{'nbgrader autograde':<32}{theirs_total:>10.1f}{theirs_mean:>17.2f}")
+    print(f"ratio ours / nbgrader: {ratio:.2f} ({1 / ratio:.1f}x faster)" if ratio < 1
+          else f"ratio ours / nbgrader: {ratio:.2f} (slower)")
+    print(f"ours per submission: median {statistics.median(ours):.2f} s, max {max(ours):.2f} s")
+    print()
+    print(f"{'student':<22}{'ours (hidden)':>14}{'nbgrader (visible)':>20}")
+    for student, _ in notebooks:
+        print(f"{student:<22}{our_scores[student]:>14.1f}{their_scores[student]:>20.1f}")
+    ok = ours_mean <= TARGET_SECONDS and ratio <= 1.0
+    print()
+    print(f"target: <= {TARGET_SECONDS:g} s per submission and not slower than nbgrader: "
+          f"{'met' if ok else 'NOT met'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
