@@ -1,0 +1,218 @@
+"""Part 4 (``build_vocab``, ``word_frequencies``, ``count_pairs``, ``merge_pair``)."""
+
+from .catalogue import differs, wrong
+
+
+def built(ns, corpus, vocab=None):
+    tokenizer = ns["CharTokenizer"](vocab)
+    tokenizer.build_vocab(corpus)
+    return tokenizer
+
+
+def word_tokens_of(words):
+    return {word: list(word) + [" "] for word in words}
+
+
+@wrong(
+    4,
+    "a set of characters is already in a fixed order",
+    """
+    class CharTokenizer(CharTokenizer):
+        def build_vocab(self, corpus):
+            chars = set()
+            for text in corpus:
+                chars.update(text)
+            self._set_vocab(list(chars))
+    """,
+)
+def p4_build_vocab_unsorted(bug, ref):
+    differs(bug, ref, lambda ns: built(ns, ["the quick brown fox jumps"]).vocab)
+
+
+@wrong(
+    4,
+    "build_vocab adds the new characters to the vocabulary the tokenizer already has",
+    """
+    class CharTokenizer(CharTokenizer):
+        def build_vocab(self, corpus):
+            new = sorted({ch for text in corpus for ch in text} - set(self.vocab))
+            self._set_vocab(self.vocab[1:] + new)
+    """,
+)
+def p4_build_vocab_appends_to_old(bug, ref):
+    differs(bug, ref, lambda ns: built(ns, ["hello"], vocab=["z"]).vocab)
+
+
+@wrong(
+    4,
+    "setting self.vocab is enough; the lookup tables follow",
+    """
+    class CharTokenizer(CharTokenizer):
+        def build_vocab(self, corpus):
+            self.vocab = [UNK] + sorted({ch for text in corpus for ch in text})
+    """,
+)
+def p4_build_vocab_keeps_stale_mappings(bug, ref):
+    differs(bug, ref, lambda ns: built(ns, ["hello", "world"]).encode("hello"))
+
+
+@wrong(
+    4,
+    "the vocabulary is built from the words, so whitespace is not part of it",
+    """
+    class CharTokenizer(CharTokenizer):
+        def build_vocab(self, corpus):
+            self._set_vocab(sorted({ch for text in corpus for word in text.split() for ch in word}))
+    """,
+)
+def p4_build_vocab_skips_whitespace(bug, ref):
+    differs(bug, ref, lambda ns: built(ns, ["hello world"]).vocab)
+
+
+@wrong(
+    4,
+    "split(' ') and split() split the same way",
+    """
+    def word_frequencies(corpus):
+        counts = Counter()
+        for text in corpus:
+            counts.update(text.split(" "))
+        return counts
+    """,
+)
+def p4_word_frequencies_split_on_space(bug, ref):
+    differs(bug, ref, lambda ns: dict(ns["word_frequencies"](["a  b\tc", "a"])))
+
+
+@wrong(
+    4,
+    "a word's frequency is the number of texts it appears in",
+    """
+    def word_frequencies(corpus):
+        counts = Counter()
+        for text in corpus:
+            counts.update(set(text.split()))
+        return counts
+    """,
+)
+def p4_word_frequencies_per_text(bug, ref):
+    differs(bug, ref, lambda ns: dict(ns["word_frequencies"](["low low lower"])))
+
+
+@wrong(
+    4,
+    "a word holds a pair or it does not (`aaa` holds (a, a) once)",
+    """
+    def count_pairs(word_tokens, word_freq):
+        counts = Counter()
+        for word, tokens in word_tokens.items():
+            for pair in set(zip(tokens, tokens[1:])):
+                counts[pair] += word_freq[word]
+        return counts
+    """,
+)
+def p4_count_pairs_by_set(bug, ref):
+    differs(bug, ref, lambda ns: dict(ns["count_pairs"](word_tokens_of(["aaa"]), {"aaa": 2})))
+
+
+@wrong(
+    4,
+    "every distinct word counts once; word_freq is only needed later",
+    """
+    def count_pairs(word_tokens, word_freq):
+        counts = Counter()
+        for tokens in word_tokens.values():
+            for pair in zip(tokens, tokens[1:]):
+                counts[pair] += 1
+        return counts
+    """,
+)
+def p4_count_pairs_unweighted(bug, ref):
+    differs(bug, ref, lambda ns: dict(ns["count_pairs"](word_tokens_of(["ab"]), {"ab": 3})))
+
+
+@wrong(
+    4,
+    "range(len(tokens) - 2) covers every adjacent pair (it misses the last one)",
+    """
+    def count_pairs(word_tokens, word_freq):
+        counts = Counter()
+        for word, tokens in word_tokens.items():
+            for i in range(len(tokens) - 2):
+                counts[(tokens[i], tokens[i + 1])] += word_freq[word]
+        return counts
+    """,
+)
+def p4_count_pairs_off_by_one(bug, ref):
+    differs(bug, ref, lambda ns: dict(ns["count_pairs"](word_tokens_of(["ab"]), {"ab": 1})))
+
+
+@wrong(
+    4,
+    "a pair can be keyed by its merged string",
+    """
+    def count_pairs(word_tokens, word_freq):
+        counts = Counter()
+        for word, tokens in word_tokens.items():
+            for a, b in zip(tokens, tokens[1:]):
+                counts[a + b] += word_freq[word]
+        return counts
+    """,
+)
+def p4_count_pairs_keyed_by_merged_string(bug, ref):
+    differs(bug, ref, lambda ns: dict(ns["count_pairs"](word_tokens_of(["ab"]), {"ab": 1})))
+
+
+@wrong(
+    4,
+    "after a merge, move on to the next position (the merged token's right half is used twice)",
+    """
+    def merge_pair(tokens, pair):
+        merged = []
+        i = 0
+        while i < len(tokens):
+            if i + 1 < len(tokens) and (tokens[i], tokens[i + 1]) == pair:
+                merged.append(pair[0] + pair[1])
+            else:
+                merged.append(tokens[i])
+            i += 1
+        return merged
+    """,
+)
+def p4_merge_pair_overlapping(bug, ref):
+    differs(bug, ref, lambda ns: ns["merge_pair"](["a", "a", "a", " "], ("a", "a")))
+
+
+@wrong(
+    4,
+    "merging is string replacement on the joined tokens",
+    """
+    def merge_pair(tokens, pair):
+        joined = "|".join(tokens)
+        return joined.replace(pair[0] + "|" + pair[1], pair[0] + pair[1]).split("|")
+    """,
+)
+def p4_merge_pair_by_string_replace(bug, ref):
+    differs(bug, ref, lambda ns: ns["merge_pair"](["x", "ab", "c", " "], ("b", "c")))
+
+
+@wrong(
+    4,
+    "merging in place is cheaper than building a new list",
+    """
+    def merge_pair(tokens, pair):
+        i = 0
+        while i < len(tokens) - 1:
+            if tokens[i] == pair[0] and tokens[i + 1] == pair[1]:
+                tokens[i : i + 2] = [pair[0] + pair[1]]
+            i += 1
+        return tokens
+    """,
+)
+def p4_merge_pair_mutates_input(bug, ref):
+    def probe(ns):
+        tokens = ["a", "b", " "]
+        ns["merge_pair"](tokens, ("a", "b"))
+        return tokens
+
+    differs(bug, ref, probe)
