@@ -12,9 +12,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## Instructor: regenerate the student release in assignments/ from source/.
+## Instructor: regenerate the student release in assignments/ from source/ with nbgrader
+## (nbgrader_config.py; nbgrader runs `alembic`, so .venv/bin goes on PATH).
 release: $(STAMP)
-	$(PY) -m autograder.release
+	PATH="$(CURDIR)/.venv/bin:$$PATH" $(PY) -m nbgrader generate_assignment tokenization --force
 
 ## TA: grade the bundled sample submissions and print the class summary.
 demo: $(STAMP)
