@@ -19,8 +19,9 @@ the samples are ``.py`` files made from the reference solution
 (``autograder.sandbox.reference``), and the stub is that source with every
 function body replaced by ``raise NotImplementedError``.
 
-Bugs are injected by exact string replacement (``BUGS``); each replacement must
-match exactly once, so a change to the reference that moves the code makes this
+Bugs are injected by exact string replacement (``BUGS``; each lists the spellings
+of the line in the notebook and in the reference); the replacement must match
+exactly once, so a change to the reference that moves the code makes this
 script fail loudly instead of silently producing a correct "buggy" sample.
 """
 
@@ -40,35 +41,44 @@ ASSIGNMENT = "tokenization"
 SOURCE_NB = ROOT / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 RELEASE_NB = ROOT / "assignments" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 
-# (part, what the student got wrong, exact text, replacement)
-BUGS = [
+# (part, what the student got wrong, exact text (alternatives), replacement)
+BUGS: list[tuple[int, str, tuple[str, ...], str]] = [
     (
         3,
         "ties go to the first pair counted, not the smallest",
-        "best = min(counts, key=lambda pair: (-counts[pair], pair))",
+        ("best = min(counts, key=lambda pair: (-counts[pair], pair))",),
         "best = max(counts, key=counts.get)",
     ),
     (
         4,
         "count_pairs counts a pair once per word, however often it repeats (aaa)",
-        "for pair in zip(tokens, tokens[1:]):",
+        ("for pair in zip(tokens, tokens[1:]):",),
         "for pair in set(zip(tokens, tokens[1:])):",
     ),
     (
         6,
         "Q1 in decimal megabytes instead of MiB",
-        "Q1_EMBEDDING_MIB = round(30000 * 768 * 4 / MIB, 2)",
-        "Q1_EMBEDDING_MIB = round(30000 * 768 * 4 / 1000000.0, 2)",
+        (
+            "Q1_EMBEDDING_MIB = round(30_000 * 768 * 4 / 1024**2, 2)",  # the notebook
+            "Q1_EMBEDDING_MIB = round(30000 * 768 * 4 / MIB, 2)",  # the flattened reference
+        ),
+        "Q1_EMBEDDING_MIB = round(30_000 * 768 * 4 / 1_000_000, 2)",
     ),
 ]
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 
-def inject(source: str, bugs: list[tuple[int, str, str, str]]) -> str:
-    for part, what, old, new in bugs:
-        if source.count(old) != 1:
-            raise SystemExit(f"bug for part {part} ({what}): {old!r} found {source.count(old)}x")
-        source = source.replace(old, new)
+def _spelling(source: str, part: int, what: str, olds: tuple[str, ...]) -> str:
+    """The one spelling of a bug's line that occurs exactly once in ``source``."""
+    for old in olds:
+        if source.count(old) == 1:
+            return old
+    raise SystemExit(f"bug for part {part} ({what}): none of {olds!r} occurs exactly once")
+
+
+def inject(source: str, bugs: list) -> str:
+    for part, what, olds, new in bugs:
+        source = source.replace(_spelling(source, part, what, olds), new)
     return source
 
 
@@ -139,16 +149,14 @@ def filled_notebook() -> dict:
     return release
 
 
-def inject_notebook(notebook: dict, bugs: list[tuple[int, str, str, str]]) -> dict:
+def inject_notebook(notebook: dict, bugs: list) -> dict:
     notebook = json.loads(json.dumps(notebook))
-    joined = "\n".join(_text(c) for c in notebook["cells"] if c.get("cell_type") == "code")
-    inject(joined, bugs)  # each bug must match exactly once across all cells
-    for cell in notebook["cells"]:
-        if cell.get("cell_type") == "code":
-            text = _text(cell)
-            for _, _, old, new in bugs:
-                text = text.replace(old, new)
-            cell["source"] = text
+    code = [c for c in notebook["cells"] if c.get("cell_type") == "code"]
+    joined = "\n".join(_text(c) for c in code)
+    for part, what, olds, new in bugs:  # each bug must match exactly once across all cells
+        old = _spelling(joined, part, what, olds)
+        for cell in code:
+            cell["source"] = _text(cell).replace(old, new)
     return notebook
 
 
