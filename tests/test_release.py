@@ -1,0 +1,125 @@
+"""The committed student release is exactly what nbgrader makes from source/, minus solutions.
+
+Regenerates the release in a temporary course directory (a copy of ``source/`` and
+``nbgrader_config.py``) and compares it with ``assignments/``. If this fails after an edit to
+the source notebook, run ``make release`` and commit ``assignments/``.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENT = "tokenization"
+SOURCE_DIR = ROOT / "source" / ASSIGNMENT
+RELEASE_DIR = ROOT / "assignments" / ASSIGNMENT
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
+STUB = re.compile(r"# YOUR CODE HERE\n\s*raise NotImplementedError\(\)")
+REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.S)
+
+
+def files(directory: Path) -> dict[str, Path]:
+    return {
+        str(p.relative_to(directory)): p
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and ".ipynb_checkpoints" not in p.parts
+    }
+
+
+def by_grade_id(nb) -> dict:
+    return {
+        c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells if "nbgrader" in c.metadata
+    }
+
+
+@pytest.fixture(scope="module")
+def regenerated(tmp_path_factory) -> Path:
+    course = tmp_path_factory.mktemp("course")
+    shutil.copytree(ROOT / "source", course / "source")
+    shutil.copy(ROOT / "nbgrader_config.py", course / "nbgrader_config.py")
+    # nbgrader runs the `alembic` command of its own environment.
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force"],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return course / "assignments" / ASSIGNMENT
+
+
+def test_regenerated_release_matches_committed(regenerated):
+    fresh, committed = files(regenerated), files(RELEASE_DIR)
+    assert sorted(fresh) == sorted(committed) == ["tinyshakespeare.txt", "tokenization.ipynb"]
+    for name, path in fresh.items():
+        if name.endswith(".ipynb"):
+            new = nbformat.read(path, as_version=4)
+            old = nbformat.read(committed[name], as_version=4)
+            assert new.metadata == old.metadata
+            assert len(new.cells) == len(old.cells)
+            for a, b in zip(new.cells, old.cells, strict=True):
+                assert (a.cell_type, a.source, a.metadata) == (b.cell_type, b.source, b.metadata), (
+                    "assignments/ is stale: run `make release` and commit it\n" + a.source[:300]
+                )
+        else:
+            assert path.read_bytes() == committed[name].read_bytes(), name
+
+
+def test_release_copies_the_corpus():
+    corpus = (RELEASE_DIR / "tinyshakespeare.txt").read_bytes()
+    assert corpus == (SOURCE_DIR / "tinyshakespeare.txt").read_bytes()
+    assert len(corpus.decode("utf-8").splitlines()) == 40_000
+
+
+def test_release_has_no_markers_or_outputs():
+    nb = nbformat.read(RELEASE_DIR / "tokenization.ipynb", as_version=4)
+    for cell in nb.cells:
+        for marker in MARKERS:
+            assert marker not in cell.source, cell.source[:300]
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+
+
+def test_release_has_no_solution_code():
+    source = by_grade_id(nbformat.read(SOURCE_DIR / "tokenization.ipynb", as_version=4))
+    release = by_grade_id(nbformat.read(RELEASE_DIR / "tokenization.ipynb", as_version=4))
+    assert source.keys() == release.keys()
+    solution_cells = [gid for gid, cell in source.items() if cell.metadata.nbgrader["solution"]]
+    assert len(solution_cells) >= 9
+    for gid in solution_cells:
+        stub = release[gid].source
+        if source[gid].cell_type == "markdown":
+            assert stub == "YOUR ANSWER HERE"
+            continue
+        regions = REGION.findall(source[gid].source)
+        assert regions, f"{gid}: solution cell without a solution region"
+        assert len(STUB.findall(stub)) == len(regions), f"{gid}: one stub per solution region"
+        for region in regions:
+            for line in region.splitlines():
+                line = line.strip()
+                if len(line) > 12 and not line.startswith("#") and line not in CODE_STUB:
+                    assert line not in stub, f"{gid}: solution line left in the release: {line}"
+
+
+def test_release_keeps_locked_cells_and_signatures():
+    source = by_grade_id(nbformat.read(SOURCE_DIR / "tokenization.ipynb", as_version=4))
+    release = by_grade_id(nbformat.read(RELEASE_DIR / "tokenization.ipynb", as_version=4))
+    for gid, cell in source.items():
+        meta = cell.metadata.nbgrader
+        if meta["locked"]:
+            assert release[gid].source == cell.source, f"{gid}: locked cell changed"
+        if meta["solution"] and cell.cell_type == "code":
+            stripped = REGION.sub("", cell.source)
+            signatures = [ln for ln in stripped.splitlines() if ln.lstrip().startswith("def ")]
+            for signature in signatures:
+                assert signature in release[gid].source, f"{gid}: {signature}"
