@@ -1,0 +1,52 @@
+"""environment.yml (conda) and pyproject.toml (pip) install the same packages."""
+
+import re
+from pathlib import Path
+
+import tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+NOT_PACKAGES = {"python", "pip"}  # conda-only entries: the interpreter and its installer
+
+
+def normalise(requirement: str) -> str:
+    """``'Pytest_Timeout >=2 ; extra'`` -> ``'pytest-timeout'`` (PEP 503 names)."""
+    name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement).group(1)
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def pyproject_packages() -> set[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = list(project.get("dependencies", []))
+    for extra in project.get("optional-dependencies", {}).values():
+        requirements += extra
+    return {normalise(r) for r in requirements}
+
+
+def environment_packages() -> set[str]:
+    """The entries of the ``dependencies:`` list, including a nested ``- pip:`` list."""
+    names, inside = set(), False
+    for raw in (ROOT / "environment.yml").read_text().splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        if not raw.startswith((" ", "-")):
+            inside = line.strip() == "dependencies:"
+            continue
+        item = line.strip()
+        if inside and item.startswith("- ") and item != "- pip:":
+            names.add(normalise(item[2:]))
+    return names - NOT_PACKAGES
+
+
+def test_normalise():
+    assert normalise("Pytest_Timeout>=2") == "pytest-timeout"
+    assert normalise("nbgrader==0.9.6") == "nbgrader"
+    assert normalise("jupyterlab>=4") == "jupyterlab"
+    assert normalise("zope.interface ; python_version<'4'") == "zope-interface"
+
+
+def test_environment_and_pyproject_list_the_same_packages():
+    conda, pip = environment_packages(), pyproject_packages()
+    assert "nbgrader" in pip and "ruff" in pip  # runtime and dev extras are both read
+    assert conda == pip, f"only in environment.yml: {conda - pip}; only in pyproject: {pip - conda}"
