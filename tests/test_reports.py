@@ -12,7 +12,7 @@ import pytest
 
 from autograder.batch import error_result
 from autograder.parts import PARTS, POINTS
-from autograder.report import write_reports
+from autograder.report import checked, write_reports
 from autograder.report.feedback import feedback_html
 from autograder.report.grades_csv import grades_csv
 from autograder.report.gradescope import gradescope_results
@@ -227,15 +227,17 @@ def test_summary_names_failures_and_most_missed(out: Path) -> None:
     assert "<script" not in summary
 
 
-def test_an_inconsistent_result_is_reported_as_a_failure(tmp_path: Path) -> None:
+def test_an_inconsistent_result_is_reported_as_a_failure() -> None:
     bad = graded_result("carl")
     bad["score"] = 42.0  # parts add up to 100
     assert result_problems(bad)
-    reports = write_reports([bad, graded_result("dora")], tmp_path)
-    rows = list(csv.DictReader(io.StringIO((tmp_path / "grades.csv").read_text())))
+    results = [checked(bad), checked(graded_result("dora"))]
+    rows = list(csv.DictReader(io.StringIO(grades_csv(results))))
     assert rows[0]["status"] == "error" and "grader error" in rows[0]["error"]
     assert rows[0]["total"] == "0" and rows[1]["total"] == "100"
-    assert len(reports.stats.failed) == 1
+    missing = graded_result("dan")
+    del missing["parts"]
+    assert checked(missing)["status"] == "error"
 
 
 def test_student_ids_cannot_escape_the_output_folder(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def _test_rows(test: TestResult) -> str:
         f"<td>{escape(test['name'])}</td>"
         f'<td class="pts">{points(test["score"])} / {points(test["max_score"])}</td></tr>'
     )
-    if test["output"].strip():
+    if test["output"].strip() and not (passed and test["output"].strip().lower() == "passed"):
         message = escape(test["output"])
         row += f'<tr class="msg"><td></td><td colspan="2"><pre>{message}</pre></td></tr>'
     return row
