@@ -32,3 +32,12 @@ lint: $(STAMP)
 ## Speed: seconds per submission of our hidden suite vs `nbgrader autograde`, side by side.
 bench: $(STAMP)
 	$(PY) -m autograder.bench
+
+## Validity: grade one-change mutants of the reference; writes autograder/validity/MUTATION.md.
+mutation: $(STAMP)
+	$(PY) -m autograder.validity.mutation
+
+## Validity: timing tests under CPU load, 30 runs; writes autograder/validity/TIMING.md.
+.PHONY: timing-stability
+timing-stability: $(STAMP)
+	$(PY) -m autograder.validity.timing_stability --runs 30

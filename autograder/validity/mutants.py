@@ -11,9 +11,10 @@ Operators: comparison swaps (``<``/``<=``/``>=``, ``==``/``!=``, ``in``/``not in
 one operand of either, removing ``not`` or unary minus, negating an ``if``/``while``/
 conditional-expression test, constants (int ±1, ``True``/``False``, ``""``/``"XX"``),
 ``min``/``max``, ``sorted``/``list`` and other pure wrappers replaced by their argument,
-removing ``rstrip``, ``split()`` to ``split(" ")``, dropping a slice bound, replacing a
-statement of a function body with ``pass`` and a return value with ``None``. Default
-values of parameters are constants and get the constant operators.
+removing ``rstrip``, ``split()`` to ``split(" ")``, dropping a keyword argument (``key=``,
+``default=``), a tuple item or a slice bound, replacing a statement of a function body
+with ``pass`` and a return value with ``None``. Default values of parameters are
+constants and get the constant operators.
 
 Left alone because they are not graded behaviour: docstrings, annotations, imports,
 f-strings and the arguments of ``raise`` (exception messages); a whole ``raise`` can still
@@ -145,6 +146,10 @@ def _expression_variants(node: ast.AST) -> Iterator[tuple[str, ast.AST]]:
         for bound in ("lower", "upper"):
             if getattr(node, bound) is not None:
                 yield "slice bound", ast.Slice(**{**vars(c(node)), bound: None})
+    elif isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load) and len(node.elts) > 1:
+        for i in range(len(node.elts)):
+            rest = [c(e) for j, e in enumerate(node.elts) if j != i]
+            yield "drop tuple item", ast.Tuple(rest, ast.Load())
     elif isinstance(node, ast.Call):
         yield from _call_variants(node)
 
@@ -158,6 +163,9 @@ def _call_variants(node: ast.Call) -> Iterator[tuple[str, ast.AST]]:
                                     c(node.keywords))
     if name in WRAPPERS and node.args and not node.keywords:
         yield "call to argument", c(node.args[0])
+    for i in range(len(node.keywords)):
+        rest = [c(k) for j, k in enumerate(node.keywords) if j != i]
+        yield "drop keyword", ast.Call(c(func), c(node.args), rest)
     if isinstance(func, ast.Attribute) and name == "rstrip":
         yield "remove rstrip", c(func.value)
     if isinstance(func, ast.Attribute) and name == "split" and not node.args:

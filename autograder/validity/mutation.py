@@ -1,0 +1,237 @@
+"""Mutation score of the hidden suite: does it fail submissions that are slightly wrong?
+
+What it measures: every one-change mutant of the reference (``mutants.py``) is written
+as a ``.py`` student submission and graded by ``grade_file``, exactly as a student would
+be. A mutant is *killed* when it scores below full marks (the part that lost points is
+recorded), and *survives* otherwise. Survivors are reviewed in ``survivors.py``: either
+equivalent (with the reason) or a gap that needs a new hidden test. The oracle
+(``solutions/``) is never touched. The unmutated reference is graded too: it must get
+full marks, or the run stops.
+
+A mutant that fails only timing tests is graded a second time and counts as killed only
+if it fails again, so a noisy timing test cannot inflate the score.
+
+Reproduce (2 graders in parallel; results are appended to ``--results`` as they come,
+so ``--resume`` continues an interrupted run)::
+
+    make mutation                                              # all mutants, writes MUTATION.md
+    .venv/bin/python -m autograder.validity.mutation --limit 5       # a quick look
+    .venv/bin/python -m autograder.validity.mutation --sample 40 --seed 1
+"""
+
+import argparse
+import hashlib
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+from .mutants import Mutant, mutants, original_source
+from .survivors import EQUIVALENT, NEEDS_TEST
+from .timing_stability import is_timing_test
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+REPORT = HERE / "MUTATION.md"
+RESULTS = REPO / "out" / "mutation" / "results.jsonl"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+
+
+def grade_source(source: str, student_id: str, workdir: Path, timeout: float) -> dict:
+    """Grade one submission source with the hidden suite; the parts that lost points."""
+    from ..suite.run import grade_file
+
+    path = workdir / f"{student_id}.py"
+    path.write_text(source, encoding="utf-8")
+    result = grade_file(path, student_id, timeout=timeout)
+    failed = [t["id"] for t in result["tests"] if t["status"] != "passed"]
+    lost = {p: round(s["max_score"] - s["score"], 3) for p, s in result["parts"].items()
+            if s["score"] < s["max_score"]}
+    return {"status": result["status"], "error": result["error"],
+            "score": result["score"], "max_score": result["max_score"], "lost_parts": lost,
+            "failed": failed, "seconds": round(result["seconds"], 1),
+            "killed": result["status"] != "graded" or result["score"] < result["max_score"]}
+
+
+def grade_mutant(mutant: Mutant, workdir: Path, timeout: float) -> dict:
+    """Grade one mutant; regrade once when only timing tests failed."""
+    record = grade_source(mutant.source, f"mutant-{mutant.index:04d}", workdir, timeout)
+    failed = record["failed"]
+    if record["status"] == "graded" and failed and all(is_timing_test(t) for t in failed):
+        again = grade_source(mutant.source, f"mutant-{mutant.index:04d}b", workdir, timeout)
+        record = {**again, "regraded": True, "first_failed": failed}
+    return {"index": mutant.index, "key": mutant.key, "operator": mutant.operator,
+            "part": mutant.part, "line": mutant.line, "sha": _sha(mutant.source), **record}
+
+
+def select(all_mutants: tuple[Mutant, ...], limit: int | None, sample: int | None,
+           seed: int) -> list[Mutant]:
+    """The mutants of this run: all, a seeded random sample, and/or the first ``limit``."""
+    chosen = list(all_mutants)
+    if sample is not None:
+        chosen = sorted(random.Random(seed).sample(chosen, min(sample, len(chosen))),
+                        key=lambda m: m.index)
+    return chosen[:limit] if limit is not None else chosen
+
+
+def _load(results: Path) -> dict[str, dict]:
+    if not results.exists():
+        return {}
+    records = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
+    return {f"{r['key']}@{r['sha']}": r for r in records}
+
+
+def run(chosen: list[Mutant], results: Path, jobs: int, timeout: float,
+        resume: bool, baseline: bool = True) -> tuple[dict | None, list[dict]]:
+    """Grade the reference and ``chosen`` (minus those in ``results`` when resuming).
+
+    The reference is graded alongside the first mutants; if it misses full marks, the
+    run stops: a mutation score against a suite that fails the reference means nothing.
+    """
+    results.parent.mkdir(parents=True, exist_ok=True)
+    done = _load(results) if resume else {}
+    if not resume:
+        results.write_text("")
+    todo = [m for m in chosen if f"{m.key}@{_sha(m.source)}" not in done]
+    records = [done[f"{m.key}@{_sha(m.source)}"] for m in chosen if m not in todo]
+    with tempfile.TemporaryDirectory(prefix="mutants-") as tmp, \
+            ThreadPoolExecutor(max_workers=jobs) as pool:
+        base = baseline and pool.submit(grade_source, original_source(), "reference",
+                                        Path(tmp), timeout)
+        futures = [pool.submit(grade_mutant, m, Path(tmp), timeout) for m in todo]
+        reference = base.result() if base else None
+        if reference and reference["killed"]:
+            pool.shutdown(cancel_futures=True)
+            raise SystemExit(f"the unmutated reference does not get full marks: {reference}")
+        for n, future in enumerate(as_completed(futures), start=1):
+            record = future.result()
+            with results.open("a") as out:
+                out.write(json.dumps(record) + "\n")
+            records.append(record)
+            verdict = "killed" if record["killed"] else "SURVIVED"
+            print(f"[{n}/{len(todo)}] {verdict:8} {record['seconds']:6.1f}s {record['key']}",
+                  file=sys.stderr, flush=True)
+    return reference, sorted(records, key=lambda r: r["index"])
+
+
+def _git_head() -> str:
+    try:
+        return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, text=True,
+                              capture_output=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def report(records: list[dict], total: int, seconds: float, baseline: dict | None,
+           jobs: int = 2) -> str:
+    """MUTATION.md: score, breakdowns, every survivor with its review, every kill."""
+    killed = [r for r in records if r["killed"]]
+    survived = [r for r in records if not r["killed"]]
+    equivalent = [r for r in survived if r["key"] in EQUIVALENT]
+    gaps = [r for r in survived if r["key"] in NEEDS_TEST]
+    unreviewed = [r for r in survived if r not in equivalent and r not in gaps]
+    n = len(records)
+    score = 100 * len(killed) / n if n else 0.0
+    non_equiv = n - len(equivalent)
+    adjusted = 100 * len(killed) / non_equiv if non_equiv else 0.0
+    scope = "all mutants" if n == total else f"PARTIAL RUN: {n} of {total} mutants"
+    base = (f"{baseline['score']:g}/{baseline['max_score']:g} in {baseline['seconds']:.0f} s"
+            if baseline else "not graded (--no-baseline)")
+    lines = [
+        "# Mutation testing of the hidden suite",
+        "",
+        "Generated by `make mutation` (`python -m autograder.validity.mutation`); do not edit.",
+        "Engine: the AST mutator in `autograder/validity/mutants.py` (an equivalent of mutmut's",
+        "operators: one change per mutant, applied to the flattened reference used as a student",
+        "`.py` submission; the oracle `solutions/` is not mutated). Each mutant is graded by",
+        "`grade_file`; *killed* = below full marks. Reviews of survivors: `survivors.py`.",
+        "",
+        f"- Commit: `{_git_head()}`; {scope}; wall time {seconds / 60:.1f} min "
+        f"({jobs} graders in parallel); unmutated reference: {base}.",
+        f"- **Killed {len(killed)} / {n} = {score:.1f}%**; survived {len(survived)} "
+        f"({len(equivalent)} equivalent, {len(gaps)} need a new hidden test, "
+        f"{len(unreviewed)} unreviewed).",
+        f"- Score without the equivalent mutants: {len(killed)} / {non_equiv} = {adjusted:.1f}%.",
+        "",
+        "## By part",
+        "",
+        "| Part | Mutants | Killed | Survived |",
+        "|---|---:|---:|---:|",
+    ]
+    by_part: dict[str, Counter] = defaultdict(Counter)
+    for r in records:
+        by_part[str(r["part"] or "shared")][r["killed"]] += 1
+    for part in sorted(by_part):
+        c = by_part[part]
+        lines.append(f"| {part} | {c[True] + c[False]} | {c[True]} | {c[False]} |")
+    lines += ["", "## By operator", "", "| Operator | Mutants | Killed |", "|---|---:|---:|"]
+    by_op: dict[str, Counter] = defaultdict(Counter)
+    for r in records:
+        by_op[r["operator"]][r["killed"]] += 1
+    for op, c in sorted(by_op.items(), key=lambda kv: -sum(kv[1].values())):
+        lines.append(f"| {op} | {c[True] + c[False]} | {c[True]} |")
+    lines += ["", "## Survivors", "", "| # | Line | Mutant | Verdict | Reason or test needed |",
+              "|---:|---:|---|---|---|"]
+    for r in survived:
+        verdict, why = (("equivalent", EQUIVALENT[r["key"]]) if r in equivalent
+                        else ("NEEDS TEST", NEEDS_TEST[r["key"]]) if r in gaps
+                        else ("UNREVIEWED", ""))
+        lines.append(f"| {r['index']} | {r['line']} | {_md(r['key'])} | {verdict} | {_md(why)} |")
+    lines += ["", "## Killed", "", "Part(s) that lost points and the first failing test.", "",
+              "<details><summary>All killed mutants</summary>", "",
+              "| # | Mutant | Lost (part: points) | First failing test |", "|---:|---|---|---|"]
+    for r in killed:
+        lost = ", ".join(f"{p}: {v:g}" for p, v in sorted(r["lost_parts"].items()))
+        first = r["failed"][0] if r["failed"] else (r["error"] or "")
+        note = " (timing only, failed twice)" if r.get("regraded") else ""
+        lines.append(f"| {r['index']} | {_md(r['key'])} | {lost or r['status']} | "
+                     f"{_md(first)}{note} |")
+    lines += ["", "</details>", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, help="grade only the first N selected mutants")
+    parser.add_argument("--sample", type=int, help="grade a random sample of N mutants")
+    parser.add_argument("--seed", type=int, default=0, help="seed of --sample")
+    parser.add_argument("--jobs", type=int, default=2, help="submissions graded in parallel")
+    parser.add_argument("--timeout", type=float, default=300.0, help="per submission, seconds")
+    parser.add_argument("--resume", action="store_true", help="skip mutants in --results")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="do not grade the reference first (smoke tests only)")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="JSON lines, appended")
+    parser.add_argument("--report", type=Path, help="default: MUTATION.md for a full run, "
+                        "out/mutation/MUTATION-partial.md otherwise")
+    args = parser.parse_args(argv)
+    all_mutants = mutants()
+    chosen = select(all_mutants, args.limit, args.sample, args.seed)
+    started = time.monotonic()
+    baseline, records = run(chosen, args.results, args.jobs, args.timeout, args.resume,
+                            not args.no_baseline)
+    seconds = time.monotonic() - started
+    full = len(chosen) == len(all_mutants)
+    path = args.report or (REPORT if full else args.results.parent / "MUTATION-partial.md")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = report(records, len(all_mutants), seconds, baseline, args.jobs)
+    path.write_text(text, encoding="utf-8")
+    killed = sum(r["killed"] for r in records)
+    print(f"killed {killed}/{len(records)} ({100 * killed / max(len(records), 1):.1f}%) "
+          f"in {seconds / 60:.1f} min; report: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
