@@ -14,13 +14,16 @@ another, in one run on one machine:
   timed as a whole. It executes every cell of each notebook, as it does for a
   real class.
 
-Prints a table and the ratio; exits 1 if ours is slower than 3 s per submission
-or slower than nbgrader.
+Prints wall and CPU seconds per submission (CPU time, summed over every process
+each grader starts, barely changes when other jobs load the machine; the load
+average is printed too) and the ratio; exits 1 if ours takes more than 3 s of
+wall time per submission or is slower than nbgrader.
 """
 
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,6 +47,13 @@ c.ExecutePreprocessor.timeout = 300
 """
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and every finished process it started."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def sample_notebooks(copies: int) -> list[tuple[str, Path]]:
     """(student_id, notebook) for every sample notebook that is valid JSON, ``copies`` times."""
     notebooks = []
@@ -57,16 +67,20 @@ def sample_notebooks(copies: int) -> list[tuple[str, Path]]:
     return notebooks
 
 
-def time_ours(notebooks: list[tuple[str, Path]]) -> tuple[list[float], dict[str, float]]:
+def time_ours(
+    notebooks: list[tuple[str, Path]],
+) -> tuple[list[float], float, dict[str, float]]:
+    """Wall seconds of each ``grade_file`` call, total CPU seconds, scores."""
     from .suite.run import grade_file
 
     seconds, scores = [], {}
+    cpu = cpu_seconds()
     for student, path in notebooks:
         started = time.perf_counter()
         result = grade_file(path, student)
         seconds.append(time.perf_counter() - started)
         scores[student] = result["score"] if result["status"] == "graded" else float("nan")
-    return seconds, scores
+    return seconds, cpu_seconds() - cpu, scores
 
 
 def _nbgrader(course: Path, *args: str) -> None:
@@ -82,7 +96,8 @@ def _nbgrader(course: Path, *args: str) -> None:
 
 def time_nbgrader(
     notebooks: list[tuple[str, Path]], course: Path
-) -> tuple[float, dict[str, float]]:
+) -> tuple[float, float, dict[str, float]]:
+    """Wall and CPU seconds of one ``nbgrader autograde`` over all notebooks, scores."""
     (course / "nbgrader_config.py").write_text(NBGRADER_CONFIG.format(root=str(course)))
     shutil.copytree(SOURCE, course / "source" / ASSIGNMENT)
     _nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
@@ -93,9 +108,9 @@ def time_nbgrader(
         shutil.copy(path, folder / f"{ASSIGNMENT}.ipynb")
         for extra in data:  # the notebook reads its data files from its own folder
             shutil.copy(extra, folder / extra.name)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     _nbgrader(course, "autograde", ASSIGNMENT, "--create", "--force")
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, cpu_seconds() - cpu
 
     from nbgrader.api import Gradebook
 
@@ -104,7 +119,7 @@ def time_nbgrader(
             student: gradebook.find_submission(ASSIGNMENT, student).score
             for student, _ in notebooks
         }
-    return elapsed, scores
+    return elapsed, cpu, scores
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,10 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Grading {len(notebooks)} notebooks ({', '.join(names)}; x{args.copies}) "
           "one at a time with each grader...", flush=True)
 
-    ours, our_scores = time_ours(notebooks)
+    load_before = os.getloadavg()[0]
+    ours, ours_cpu, our_scores = time_ours(notebooks)
     course = Path(tempfile.mkdtemp(prefix="nbgrader-bench-"))
     try:
-        theirs_total, their_scores = time_nbgrader(notebooks, course)
+        theirs_total, theirs_cpu, their_scores = time_nbgrader(notebooks, course)
     finally:
         if args.keep:
             print(f"nbgrader course folder kept in {course}")
@@ -136,11 +152,16 @@ def main(argv: list[str] | None = None) -> int:
     ours_mean, theirs_mean = sum(ours) / n, theirs_total / n
     ratio = ours_mean / theirs_mean
     print()
-    print(f"{'grader':<32}{'total s':>10}{'s / submission':>17}")
-    print(f"{'ours (grade_file, hidden suite)':<32}{sum(ours):>10.1f}{ours_mean:>17.2f}")
-    print(f"{'nbgrader autograde':<32}{theirs_total:>10.1f}{theirs_mean:>17.2f}")
-    print(f"ratio ours / nbgrader: {ratio:.2f} ({1 / ratio:.1f}x faster)" if ratio < 1
-          else f"ratio ours / nbgrader: {ratio:.2f} (slower)")
+    print(f"{os.cpu_count()} cores; load average {load_before:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after")
+    print(f"{'grader':<32}{'total s':>10}{'wall s / sub':>15}{'CPU s / sub':>14}")
+    print(f"{'ours (grade_file, hidden suite)':<32}{sum(ours):>10.1f}{ours_mean:>15.2f}"
+          f"{ours_cpu / n:>14.2f}")
+    print(f"{'nbgrader autograde':<32}{theirs_total:>10.1f}{theirs_mean:>15.2f}"
+          f"{theirs_cpu / n:>14.2f}")
+    factor, word = (1 / ratio, "faster") if ratio < 1 else (ratio, "slower")
+    print(f"ratio ours / nbgrader, wall: {ratio:.2f} ({factor:.1f}x {word}); "
+          f"CPU: {ours_cpu / theirs_cpu:.2f}")
     print(f"ours per submission: median {statistics.median(ours):.2f} s, max {max(ours):.2f} s")
     print()
     print(f"{'student':<22}{'ours (hidden)':>14}{'nbgrader (visible)':>20}")
