@@ -94,6 +94,7 @@ def course(graded: tuple[Path, Path], tmp_path: Path) -> Path:
 
 
 def our_rows(grades: Path) -> dict[str, dict[str, str]]:
+    """A CSV with a student_id column, by student."""
     return {r["student_id"]: r for r in csv.DictReader(io.StringIO(grades.read_text()))}
 
 
@@ -109,7 +110,7 @@ def grade_by_hand(course: Path, cell: str, student: str, score: float | None) ->
 def export(course: Path) -> dict[str, dict[str, str]]:
     proc = run("nbgrader", "export", "--to", course / "export.csv", cwd=course)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return {r["student_id"]: r for r in csv.DictReader(open(course / "export.csv"))}
+    return our_rows(course / "export.csv")
 
 
 def snapshot(course: Path) -> dict:
