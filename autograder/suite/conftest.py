@@ -1,0 +1,285 @@
+"""Fixtures of the hidden suite: the submission, one sandboxed worker per part, time limits.
+
+- ``code`` (session): the submission cut into parts (``autograder.extract``), read from
+  ``--submission``. Extraction only parses; nothing of the student's runs here.
+- ``student``: the worker of the test module's part, wrapped in a ``Student``. One worker
+  per part per session; a worker that died (timeout, crash) is replaced for the next test.
+- ``spawn``: ``spawn(hash_seed)`` starts an extra worker of the same part with another
+  ``PYTHONHASHSEED``; it is closed when the test ends.
+
+Limits, so that a hanging submission costs seconds, not minutes, and only in its part:
+
+- every request to a worker has ``CALL_TIMEOUT`` seconds;
+- after ``MAX_TIMEOUTS`` timeouts in one part, the remaining tests of that part fail at once;
+- a worker that cannot even load fails every test of its part at once (loading is
+  deterministic, so there is no point in retrying);
+- a test may spend ``TEST_BUDGET`` seconds and a part ``PART_BUDGET`` seconds in calls.
+
+Inside one test, a failure of the worker is sticky: every later call of that test raises
+the same exception at once, so hypothesis reproduces it instantly while shrinking.
+"""
+
+import contextlib
+import os
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+
+from autograder.extract import StudentCode, extract
+from autograder.parts import PARTS
+from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure
+from autograder.suite.plugin import WARNINGS_KEY, WORKERS_KEY, part_of
+from autograder.suite.support import HASH_SEED
+
+CALL_TIMEOUT = 5.0
+MAX_TIMEOUTS = 2
+TEST_BUDGET = 25.0
+PART_BUDGET = 45.0
+
+# Grades must be reproducible: the same submission always meets the same examples.
+settings.register_profile(
+    "grading",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=20,
+    print_blob=False,
+    # No "explain" phase: it reruns a failing test many times to annotate the report,
+    # which the students never see.
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink),
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.data_too_large,
+    ],
+)
+settings.load_profile("grading")
+
+
+class GradingStopped(Exception):
+    """A test that is not run (or stopped) because of a limit; the message is for the student."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.student_message = message
+
+
+def _load_failure(exc: WorkerFailure) -> str:
+    if exc.kind == "timeout":
+        return f"loading your code timed out after {CALL_TIMEOUT:g} s"
+    if exc.kind == "crash":
+        return f"your code crashed the worker while it was loaded ({exc.detail})"
+    return f"your code could not be loaded ({exc.detail})"
+
+
+class PartState:
+    """Everything the session knows about one part: its worker, its timeouts, its time."""
+
+    def __init__(self, part: int, code: StudentCode, config: pytest.Config) -> None:
+        self.part, self.code, self.config = part, code, config
+        self.worker: Worker | None = None
+        self.cache: dict = {}  # what the tests looked up in ``worker`` (handles stay valid)
+        self.timeouts = 0
+        self.seconds = 0.0
+        self.broken: str | None = None  # why no further test of this part runs
+
+    def new_worker(self, hash_seed: int = HASH_SEED) -> Worker:
+        if self.broken is not None:
+            raise GradingStopped(self.broken)
+        try:
+            worker = Worker(self.code, self.part, timeout=CALL_TIMEOUT, hash_seed=hash_seed)
+        except WorkerFailure as exc:
+            self.broken = _load_failure(exc)
+            if exc.kind == "timeout":
+                self.timeouts += 1
+            raise GradingStopped(self.broken) from None
+        self.config.stash[WORKERS_KEY].append(worker)
+        self.config.stash[WARNINGS_KEY].extend(worker.load_errors)
+        return worker
+
+    def main_worker(self) -> Worker:
+        if self.worker is None or not self.worker.alive:
+            if self.worker is not None:
+                self.worker.close()
+            self.worker, self.cache = None, {}
+            self.worker = self.new_worker()
+        return self.worker
+
+    def timed_out(self) -> None:
+        self.timeouts += 1
+        if self.timeouts >= MAX_TIMEOUTS and self.broken is None:
+            self.broken = (
+                f"not run: your Part {self.part} code timed out {self.timeouts} times "
+                "in earlier tests"
+            )
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+
+
+_PROCESS_TREES: dict[int, list[int]] = {}
+
+
+def _descendants(pid: int) -> list[int]:
+    """``pid`` and the processes below it, found by their parent IDs in ``/proc``."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with (
+                contextlib.suppress(OSError, ValueError, IndexError),
+                open(f"/proc/{entry}/stat", "rb") as handle,
+            ):
+                parents[int(entry)] = int(handle.read().rsplit(b")", 1)[1].split()[1])
+    tree, frontier = [pid], [pid]
+    while frontier:
+        frontier = [child for child, parent in parents.items() if parent in frontier]
+        tree += frontier
+    return tree
+
+
+def worker_cpu(worker: Worker) -> float | None:
+    """CPU seconds the worker's processes have run so far, counted by the kernel.
+
+    ``/proc/PID/schedstat`` starts with the nanoseconds a task spent on a CPU; unlike
+    wall time, it does not grow while other processes hold the cores. The sandbox may
+    start the worker below a launcher (``unshare``), so the whole tree under the
+    process it started is counted (found once per worker). None where the kernel does
+    not tell (then the timings fall back to wall time).
+    """
+    process = worker.process
+    if process is None:
+        return None
+    tree = _PROCESS_TREES.get(process.pid)
+    if tree is None:
+        tree = _PROCESS_TREES[process.pid] = _descendants(process.pid)
+    total = 0
+    try:
+        for pid in tree:
+            with open(f"/proc/{pid}/schedstat", "rb") as handle:
+                total += int(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return total / 1e9
+
+
+class Student:
+    """A test's view of a worker: the sandbox API with sticky failures and time budgets."""
+
+    def __init__(self, state: PartState, worker: Worker, started: float, cache: dict) -> None:
+        self.state, self.worker, self.started, self.cache = state, worker, started, cache
+        self.failure: BaseException | None = None
+        self.last_seconds = 0.0
+        self._limited = False
+
+    @property
+    def names(self) -> set[str]:
+        return self.worker.names
+
+    def call(self, name: str, *args: object, **kwargs: object) -> object:
+        """Call a module-level function or class of the submission."""
+        return self._request(self.worker.call, name, *args, **kwargs)
+
+    def method(self, obj: Remote, name: str, *args: object, **kwargs: object) -> object:
+        """Call ``obj.name(*args, **kwargs)`` in the worker."""
+        return self._request(self.worker.method, obj, name, *args, **kwargs)
+
+    def get(self, obj: Remote | None, name: str) -> object:
+        """Read ``obj.name`` (a module-level name when ``obj`` is None)."""
+        return self._request(self.worker.get, obj, name)
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds the worker has used so far (None where unknown)."""
+        return worker_cpu(self.worker)
+
+    @contextlib.contextmanager
+    def time_limit(self, seconds: float):
+        """Requests inside get ``seconds`` (at most ``CALL_TIMEOUT``) instead of the default.
+
+        A timeout there is the test's own limit (a timing test stopping a slow run), so it
+        does not count towards ``MAX_TIMEOUTS``.
+        """
+        old, self.worker.timeout = self.worker.timeout, min(seconds, CALL_TIMEOUT)
+        self._limited = True
+        try:
+            yield
+        finally:
+            self.worker.timeout, self._limited = old, False
+
+    def _stop(self, message: str) -> None:
+        self.failure = GradingStopped(message)
+        raise self.failure
+
+    def _request(self, func, *args: object, **kwargs: object) -> object:
+        if self.failure is not None:
+            raise self.failure
+        state = self.state
+        if state.broken is not None:
+            self._stop(state.broken)
+        if state.seconds > PART_BUDGET:
+            state.broken = f"not run: your Part {state.part} code used up its {PART_BUDGET:g} s"
+            self._stop(state.broken)
+        if time.monotonic() - self.started > TEST_BUDGET:
+            self._stop(f"stopped: this test took longer than {TEST_BUDGET:g} s")
+        start = time.perf_counter()
+        try:
+            value = func(*args, **kwargs)
+        except (StudentError, MissingName):
+            raise
+        except WorkerFailure as exc:
+            self.worker.close()
+            self.failure = exc
+            if exc.kind == "timeout" and not self._limited:
+                state.timed_out()
+            raise
+        except BaseException:
+            # Interrupted in the middle of a request: a stale reply may wait in the pipe.
+            self.worker.close()
+            raise
+        finally:
+            self.last_seconds = time.perf_counter() - start
+            state.seconds += self.last_seconds
+        return value
+
+
+@pytest.fixture(scope="session")
+def code(pytestconfig: pytest.Config) -> StudentCode:
+    path = pytestconfig.getoption("--submission")
+    if not path:
+        raise pytest.UsageError("the hidden suite needs --submission=PATH")
+    return extract(Path(path))
+
+
+@pytest.fixture(scope="session")
+def parts(code: StudentCode, pytestconfig: pytest.Config):
+    states = {part: PartState(part, code, pytestconfig) for part in PARTS}
+    yield states
+    for state in states.values():
+        state.close()
+
+
+@pytest.fixture
+def student(request: pytest.FixtureRequest, parts: dict[int, PartState]) -> Student:
+    """The worker that holds this module's part of the submission."""
+    state = parts[part_of(request.node)]
+    worker = state.main_worker()
+    return Student(state, worker, time.monotonic(), state.cache)
+
+
+@pytest.fixture
+def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
+    """``spawn(hash_seed)``: an extra worker of this module's part, closed after the test."""
+    state = parts[part_of(request.node)]
+    started = time.monotonic()
+    made: list[Worker] = []
+
+    def start(hash_seed: int) -> Student:
+        worker = state.new_worker(hash_seed)
+        made.append(worker)
+        return Student(state, worker, started, {})
+
+    yield start
+    for worker in made:
+        worker.close()

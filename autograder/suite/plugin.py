@@ -1,0 +1,230 @@
+"""The pytest plugin of the hidden suite: options, markers, and one ``TestResult`` per test.
+
+Loaded with ``-p autograder.suite.plugin`` by ``run.py``. It adds
+
+- ``--submission=PATH``: the notebook or ``.py`` file to grade (read by ``conftest.py``);
+- ``--results-json=PATH``: where to write the results (nothing is written without it);
+- ``--hidden-visibility=V``: Gradescope visibility of tests without a ``visibility`` marker;
+- the markers ``points(n)`` (required on every test) and ``visibility(v)``.
+
+Every collected test becomes one ``TestResult``: id ``partN::test_name``, name = the
+first line of the test's docstring, score = points when it passed. ``output`` is a
+message for the student, built from the exception only:
+
+- ``AssertionError``: its message (the suite writes every message itself; with
+  ``--assert=plain`` pytest adds no source);
+- ``StudentError``: "your code raised ValueError: ...";
+- ``WorkerFailure``: "timed out after N s" / "your code crashed the worker (...)";
+- ``MissingName``: "X is not defined";
+- an exception carrying a ``student_message`` attribute: that message;
+- anything else: a generic "the grader could not run this test (InternalError)",
+  with the real traceback on stderr for the TA.
+
+Never a traceback, never test source, never hypothesis' notes (its "Falsifying
+example" would print the generated input; the suite's messages hold a small
+counterexample instead).
+"""
+
+import contextlib
+import functools
+import json
+import os
+import re
+import signal
+import sys
+import traceback
+from pathlib import Path
+
+import pytest
+
+from autograder.parts import POINTS
+from autograder.sandbox import MissingName, StudentError, WorkerFailure
+
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+MESSAGE_LIMIT = 1500
+# conftest.py appends worker load errors here; they become the result's warnings.
+WARNINGS_KEY = pytest.StashKey[list]()
+# conftest.py registers every worker here, so that SIGTERM can kill them all.
+WORKERS_KEY = pytest.StashKey[list]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("autograder", "hidden autograder suite")
+    group.addoption("--submission", default=None, help="notebook or .py file to grade")
+    group.addoption("--results-json", default=None, help="write the TestResults here")
+    group.addoption(
+        "--hidden-visibility",
+        default="after_published",
+        choices=VISIBILITIES,
+        help="visibility of tests without a visibility marker",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "points(n): points the test is worth (required)")
+    config.addinivalue_line("markers", "visibility(v): Gradescope visibility of the test")
+    config.stash[WARNINGS_KEY] = []
+    config.stash[WORKERS_KEY] = []
+    path = config.getoption("--results-json")
+    if path:
+        config.pluginmanager.register(Recorder(config, Path(path)), "autograder-recorder")
+        # run.py stops a run that is over time with SIGTERM: take the workers down too
+        # (each runs in a session of its own, out of reach of a process-group kill).
+        signal.signal(signal.SIGTERM, functools.partial(_terminate, config))
+
+
+def _terminate(config: pytest.Config, signum: int, frame: object) -> None:
+    for worker in config.stash.get(WORKERS_KEY, []):
+        with contextlib.suppress(Exception):
+            worker.close()
+    os._exit(128 + signum)
+
+
+def part_of(item: pytest.Item) -> int:
+    """The part a test belongs to: the module's ``PART``, else ``test_partN`` in its name."""
+    module = getattr(item, "module", None)
+    part = getattr(module, "PART", None)
+    if part is None:
+        match = re.search(r"test_part(\d+)", Path(str(item.fspath)).name)
+        part = int(match.group(1)) if match else None
+    if part not in POINTS:
+        raise pytest.UsageError(f"{item.nodeid}: cannot tell which part it belongs to")
+    return part
+
+
+def points_of(item: pytest.Item) -> float:
+    marks = list(item.iter_markers("points"))
+    if len(marks) != 1 or len(marks[0].args) != 1:
+        raise pytest.UsageError(f"{item.nodeid}: needs exactly one @pytest.mark.points(n)")
+    value = marks[0].args[0]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise pytest.UsageError(f"{item.nodeid}: points must be a positive number")
+    return float(value)
+
+
+def display_name(item: pytest.Item) -> str:
+    doc = getattr(getattr(item, "obj", None), "__doc__", None) or ""
+    lines = [line.strip() for line in doc.strip().splitlines()]
+    return lines[0] if lines and lines[0] else item.name
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first concrete exception inside (nested) exception groups."""
+    # Duck-typed: BaseExceptionGroup is not a builtin before Python 3.11.
+    while isinstance(getattr(exc, "exceptions", None), (list, tuple)) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def student_message(exc: BaseException, where: str = "") -> str:
+    """What the student reads for a test that failed with ``exc``."""
+    original = exc
+    exc = _leaf(exc)
+    message = getattr(exc, "student_message", None)
+    if isinstance(message, str) and message:
+        return _clip(message)
+    if isinstance(exc, StudentError):
+        detail = f": {exc.message}" if exc.message.strip() else ""
+        return _clip(f"your code raised {exc.type_name}{detail}")
+    if isinstance(exc, WorkerFailure):
+        if exc.kind == "timeout":
+            seconds = re.search(r"within ([\d.]+) s", exc.detail)
+            return f"timed out after {seconds.group(1) if seconds else 'the time limit'} s"
+        if exc.kind == "crash":
+            return _clip(f"your code crashed the worker ({exc.detail})")
+        return _clip(f"the grader could not read your code's answer ({exc.detail})")
+    if isinstance(exc, MissingName):
+        return _clip(str(exc))
+    if isinstance(exc, AssertionError):
+        text = str(exc)
+        return _clip(text) if text else "the result does not match the specification"
+    if isinstance(exc, pytest.fail.Exception):
+        text = str(getattr(exc, "msg", "") or "")
+        if text.startswith("Timeout"):
+            return "the test took too long and was stopped"
+        return _clip(text) or "failed"
+    if _is_flaky(exc) or _is_flaky(original):
+        return "your code gave different answers for the same input (is it deterministic?)"
+    print(f"autograder: internal error in {where or 'a test'}:", file=sys.stderr)
+    traceback.print_exception(original, file=sys.stderr)
+    return f"the grader could not run this test (InternalError: {type(exc).__name__})"
+
+
+def _is_flaky(exc: BaseException) -> bool:
+    return any(cls.__name__ in ("Flaky", "FlakyFailure") for cls in type(exc).__mro__)
+
+
+class Recorder:
+    """Collects one TestResult per collected test and writes them at the end of the session."""
+
+    def __init__(self, config: pytest.Config, path: Path) -> None:
+        self.config, self.path = config, path
+        self.hidden = config.getoption("--hidden-visibility")
+        self.results: dict[str, dict] = {}
+
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        for item in items:
+            marks = list(item.iter_markers("visibility"))
+            visibility = marks[0].args[0] if marks else self.hidden
+            if visibility not in VISIBILITIES:
+                raise pytest.UsageError(f"{item.nodeid}: unknown visibility {visibility!r}")
+            part = part_of(item)
+            test_id = f"part{part}::{item.name}"
+            if any(r["id"] == test_id for r in self.results.values()):
+                raise pytest.UsageError(f"{item.nodeid}: duplicate test id {test_id}")
+            self.results[item.nodeid] = {
+                "id": test_id,
+                "name": display_name(item),
+                "part": part,
+                "score": 0.0,
+                "max_score": points_of(item),
+                "status": "failed",
+                "output": "not run",
+                "visibility": visibility,
+                "_failed": False,
+            }
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+        report = yield
+        result = self.results.get(item.nodeid)
+        if result is None or call.when == "teardown":
+            if call.excinfo is not None and call.when == "teardown":
+                print(f"autograder: teardown error in {item.nodeid}", file=sys.stderr)
+            return report
+        if report.failed and not result["_failed"]:
+            result["_failed"] = True
+            exc = call.excinfo.value if call.excinfo is not None else None
+            result["output"] = (
+                student_message(exc, item.nodeid) if exc is not None else "failed"
+            )
+        elif report.skipped and not result["_failed"]:
+            result["_failed"] = True
+            result["output"] = "not run"
+        elif call.when == "call" and report.passed and not result["_failed"]:
+            result["status"] = "passed"
+            result["score"] = result["max_score"]
+            result["output"] = "passed"
+        return report
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        tests = []
+        for result in self.results.values():
+            result = {k: v for k, v in result.items() if not k.startswith("_")}
+            if result["status"] != "passed":
+                result["score"] = 0.0
+            tests.append(result)
+        payload = {
+            "version": 1,
+            "exitstatus": int(exitstatus),
+            "tests": tests,
+            "warnings": list(dict.fromkeys(self.config.stash.get(WARNINGS_KEY, []))),
+        }
+        tmp = self.path.with_name(self.path.name + ".part")
+        tmp.write_text(json.dumps(payload, ensure_ascii=True), encoding="utf-8")
+        os.replace(tmp, self.path)

@@ -1,0 +1,225 @@
+"""Run the hidden suite on one submission file and return its ``SubmissionResult``.
+
+CONTRACT (owned by the suite; the CLI and the repository's tests call only this):
+
+    grade_file(path, student_id, *, source_label=None, timeout=300.0,
+               hidden_visibility="after_published") -> SubmissionResult
+
+- ``path``: a notebook (.ipynb) or .py file.
+- Runs pytest on ``autograder/suite`` in a *separate* process (the scoring
+  process), which itself starts one sandboxed worker per part.
+- Never raises for a bad submission: an unreadable file, a crash or a timeout of
+  the whole run gives ``status="error"`` with ``error`` saying why, all parts 0.
+
+How (the details a TA may need):
+
+- The submission is extracted here first (``autograder.extract``, parsing only), to
+  fail fast on an unreadable file or one that defines none of the graded names,
+  and to collect the extraction warnings (cells that do not parse).
+- The scoring process is ``python -m pytest autograder/suite -p autograder.suite.plugin
+  --submission=PATH --results-json=TMP --assert=plain ...``, in a temporary
+  directory, in a session of its own, with plugin autoloading off and the
+  repository's pytest configuration ignored. ``--assert=plain`` matters: pytest's
+  assertion rewriting would put test source into the messages students read.
+- Over ``timeout`` seconds, the run gets SIGTERM (the plugin then kills its workers),
+  then SIGKILL for its whole process group; the result is ``error="timeout"``.
+- The plugin's JSON is validated (types, ids, parts, and every part's tests must
+  add up to exactly ``POINTS[part]``); a suite that is incomplete or a JSON that does
+  not validate is a grader error, reported as ``status="error"``.
+- ``warnings``: extraction warnings, then the statements that raised when a worker
+  loaded them (``load_errors``), each once.
+- ``parts``/``score``/``max_score`` are computed here from the tests and ``POINTS``;
+  ``seconds`` is the wall time of the whole call.
+"""
+
+import contextlib
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from autograder.extract import SubmissionError, extract
+from autograder.parts import PART_OF, POINTS
+from autograder.results import SubmissionResult, TestResult
+
+SUITE_DIR = Path(__file__).resolve().parent
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+# Seconds between SIGTERM and SIGKILL when a run is over time.
+GRACE = 3.0
+# Options of the scoring process's pytest, apart from the paths.
+PYTEST_INI = """[pytest]
+addopts =
+timeout = 60
+"""
+
+
+def pytest_command(path: Path, results: Path, ini: Path, hidden_visibility: str) -> list[str]:
+    """The command line of the scoring process."""
+    return [
+        sys.executable, "-m", "pytest", str(SUITE_DIR),
+        "-c", str(ini), "--rootdir", str(SUITE_DIR), "--confcutdir", str(SUITE_DIR),
+        "-p", "autograder.suite.plugin", "-p", "pytest_timeout",
+        "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:doctest",
+        "-p", "no:unraisableexception",
+        f"--submission={path}", f"--results-json={results}",
+        f"--hidden-visibility={hidden_visibility}",
+        "-q", "--assert=plain", "--no-header", "--tb=no", "-W", "ignore",
+    ]  # fmt: skip
+
+
+def _empty_parts() -> dict:
+    return {str(p): {"score": 0.0, "max_score": float(m)} for p, m in POINTS.items()}
+
+
+def _result(student_id: str, source: str, **fields) -> SubmissionResult:
+    result: SubmissionResult = {
+        "student_id": student_id,
+        "source": source,
+        "status": "graded",
+        "error": None,
+        "warnings": [],
+        "tests": [],
+        "parts": _empty_parts(),
+        "score": 0.0,
+        "max_score": float(sum(POINTS.values())),
+        "seconds": 0.0,
+    }
+    result.update(fields)  # type: ignore[typeddict-item]
+    return result
+
+
+def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str]:
+    """Run the scoring process; ``(exit code or None on timeout, the end of its stderr)``."""
+    env = {
+        **os.environ,
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONHASHSEED": "0",
+    }
+    for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "COVERAGE_PROCESS_START"):
+        env.pop(name, None)
+    with open(cwd / "stderr.txt", "w+b") as err:
+        process = subprocess.Popen(
+            command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=err, start_new_session=True,
+        )  # fmt: skip
+        try:
+            code: int | None = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            code = None
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=GRACE)
+        finally:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        err.seek(0, os.SEEK_END)
+        err.seek(max(0, err.tell() - 4000))
+        tail = err.read().decode("utf-8", "replace")
+    return code, tail
+
+
+def _valid_test(test: object) -> bool:
+    if type(test) is not dict:
+        return False
+    keys = set(TestResult.__annotations__)
+    return (
+        set(test) == keys
+        and type(test["id"]) is str
+        and type(test["name"]) is str
+        and test["part"] in POINTS
+        and type(test["part"]) is int
+        and all(type(test[k]) in (int, float) and math.isfinite(test[k])
+                for k in ("score", "max_score"))
+        and test["max_score"] > 0
+        and test["status"] in ("passed", "failed")
+        and test["score"] == (test["max_score"] if test["status"] == "passed" else 0)
+        and type(test["output"]) is str
+        and test["visibility"] in VISIBILITIES
+    )  # fmt: skip
+
+
+def read_results(path: Path) -> tuple[list[TestResult], list[str]]:
+    """The plugin's JSON, validated; raises ``ValueError`` saying what is wrong."""
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"no readable results ({type(exc).__name__})") from None
+    if type(payload) is not dict or type(payload.get("tests")) is not list:
+        raise ValueError("results have the wrong shape")
+    tests = payload["tests"]
+    if not all(_valid_test(t) for t in tests):
+        raise ValueError("a test result has the wrong shape")
+    if len({t["id"] for t in tests}) != len(tests):
+        raise ValueError("two tests have the same id")
+    for part, points in POINTS.items():
+        total = sum(t["max_score"] for t in tests if t["part"] == part)
+        if total != points:
+            raise ValueError(f"the Part {part} tests add up to {total:g} points, not {points}")
+    warnings = payload.get("warnings", [])
+    if type(warnings) is not list or not all(type(w) is str for w in warnings):
+        raise ValueError("warnings have the wrong shape")
+    return tests, warnings
+
+
+def grade_file(
+    path: Path | str,
+    student_id: str,
+    *,
+    source_label: str | None = None,
+    timeout: float = 300.0,
+    hidden_visibility: str = "after_published",
+) -> SubmissionResult:
+    """Grade one submission with the hidden suite (see the module docstring)."""
+    started = time.monotonic()
+    path = Path(path).resolve()
+    source = source_label if source_label is not None else str(path)
+    if hidden_visibility not in VISIBILITIES:
+        raise ValueError(f"hidden_visibility must be one of {VISIBILITIES}")
+
+    def finish(**fields) -> SubmissionResult:
+        result = _result(student_id, source, **fields)
+        result["seconds"] = round(time.monotonic() - started, 3)
+        return result
+
+    try:
+        code = extract(path)
+    except SubmissionError as exc:
+        return finish(status="error", error=f"unreadable submission: {exc}")
+    warnings = list(code.warnings)
+    if not code.defined() & set(PART_OF):
+        return finish(status="error", error="no code found: none of the graded names is defined",
+                      warnings=warnings)
+
+    with tempfile.TemporaryDirectory(prefix="suite-") as tmp:
+        tmp_dir = Path(tmp)
+        results, ini = tmp_dir / "results.json", tmp_dir / "pytest.ini"
+        ini.write_text(PYTEST_INI, encoding="utf-8")
+        command = pytest_command(path, results, ini, hidden_visibility)
+        exit_code, stderr = _run(command, tmp_dir, timeout)
+        if exit_code is None:
+            return finish(status="error", error=f"timeout: grading took over {timeout:g} s",
+                          warnings=warnings)
+        try:
+            if exit_code not in (0, 1):
+                raise ValueError(f"the test run stopped with exit code {exit_code}")
+            tests, load_errors = read_results(results)
+        except ValueError as exc:
+            print(f"autograder: grading {source} failed: {exc}\n{stderr}", file=sys.stderr)
+            return finish(status="error", error=f"crash: {exc}", warnings=warnings)
+
+    parts = _empty_parts()
+    for test in tests:
+        parts[str(test["part"])]["score"] += float(test["score"])
+    return finish(
+        warnings=list(dict.fromkeys([*warnings, *load_errors])),
+        tests=tests,
+        parts=parts,
+        score=float(sum(p["score"] for p in parts.values())),
+    )

@@ -1,0 +1,403 @@
+"""Helpers of the hidden tests: reply checks, student-facing messages, strategies, timings.
+
+Every check raises ``AssertionError`` with a message written for the student: what was
+called, what came back, what the specification asks for, and at most a small input.
+Replies are validated *before* they are compared (an ``encode`` must return a list of
+``int``, ``bool`` excluded), so a wrong type gives a clear message, not a grader error.
+"""
+
+import contextlib
+import math
+import os
+import random
+from collections.abc import Callable
+
+from hypothesis import strategies as st
+
+from autograder.sandbox import Remote, StudentError, WorkerFailure
+
+UNK = "<UNK>"
+EOW = " "
+# PYTHONHASHSEED of every part's own worker (``spawn`` starts workers with others).
+HASH_SEED = 1
+
+# --- messages and reply checks --------------------------------------------------------
+
+
+def show(value: object, limit: int = 80) -> str:
+    """``repr`` of a value, cut to ``limit`` characters for messages."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 5] + " ...]"
+
+
+def check(condition: object, message: str) -> None:
+    """Fail the test with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise AssertionError(message)
+
+
+def is_int(value: object) -> bool:
+    """An ``int`` that is not a ``bool`` (replies are plain data, so ``type`` is exact)."""
+    return type(value) is int
+
+
+def is_number(value: object) -> bool:
+    """An ``int`` or a finite ``float``, ``bool`` excluded."""
+    return type(value) is int or (type(value) is float and math.isfinite(value))
+
+
+def kind(value: object) -> str:
+    return "a handle to a " + value.type_name if isinstance(value, Remote) else type(
+        value
+    ).__name__
+
+
+def expect_ids(value: object, what: str) -> list[int]:
+    check(
+        type(value) is list and all(is_int(v) for v in value),
+        f"{what} should return a list of int, got {kind(value)} {show(value)}",
+    )
+    return value  # type: ignore[return-value]
+
+
+def expect_str(value: object, what: str) -> str:
+    check(type(value) is str, f"{what} should return a str, got {kind(value)} {show(value)}")
+    return value  # type: ignore[return-value]
+
+
+def expect_str_list(value: object, what: str) -> list[str]:
+    check(
+        type(value) is list and all(type(v) is str for v in value),
+        f"{what} should be a list of str, got {kind(value)} {show(value)}",
+    )
+    return value  # type: ignore[return-value]
+
+
+def expect_remote(value: object, what: str, type_name: str | None = None) -> Remote:
+    check(isinstance(value, Remote), f"{what} should return an object, got {show(value)}")
+    if type_name is not None:
+        check(
+            value.type_name == type_name,  # type: ignore[union-attr]
+            f"{what} should return a {type_name}, got a {value.type_name}",  # type: ignore
+        )
+    return value  # type: ignore[return-value]
+
+
+def expect_pairs(value: object, what: str) -> list[tuple[str, str]]:
+    """A list of 2-item pairs of str; a pair may arrive as a tuple or a list."""
+    ok = type(value) is list and all(
+        type(p) in (tuple, list) and len(p) == 2 and all(type(s) is str for s in p)
+        for p in value
+    )
+    check(ok, f"{what} should be a list of (str, str) pairs, got {kind(value)} {show(value)}")
+    return [tuple(p) for p in value]  # type: ignore[union-attr, misc]
+
+
+def as_id_map(value: object, what: str) -> dict[int, str]:
+    """``id -> token`` given as a dict, or as a list indexed by ID."""
+    if type(value) in (list, tuple):
+        value = dict(enumerate(value))  # type: ignore[arg-type]
+    check(
+        type(value) is dict
+        and all(is_int(k) and type(v) is str for k, v in value.items()),  # type: ignore
+        f"{what} should map int IDs to str, got {kind(value)} {show(value)}",
+    )
+    return value  # type: ignore[return-value]
+
+
+def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) -> StudentError:
+    """Call ``func`` and require that the student's code raises ``kind_name``."""
+    try:
+        value = func(*args, **kwargs)
+    except StudentError as exc:
+        if exc.is_a(kind_name):
+            return exc
+        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        raise AssertionError(
+            f"{what} should raise {kind_name}, but it raised {exc.type_name}{detail}"
+        ) from None
+    raise AssertionError(f"{what} should raise {kind_name}, but it returned {show(value)}")
+
+
+def clip(text: str, limit: int = 200) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+# --- generated inputs -----------------------------------------------------------------
+
+# str.split() splits on all of these; a split(" ") or a regex on [ \t\n] does not.
+WHITESPACE = [" ", "  ", "\t", "\n", "\r\n", " \t ", "\u00a0", "\u3000", "\x0b", "\x0c",
+              "\x1c", "\x85", "\u2028"]
+# Text that looks like markup must round-trip like any other text.
+LITERALS = ["<UNK>", "</w>", "<unk>", "</w></w>", "x<UNK>y", "</w>a"]
+# Any character but lone surrogates (they cannot be written to a UTF-8 report).
+ANY_CHAR = st.characters(exclude_categories=("Cs",))
+
+
+def texts(alphabet: str | None = None, max_pieces: int = 8) -> st.SearchStrategy[str]:
+    """Text built from runs of characters, whitespace runs and literal markup."""
+    chars = ANY_CHAR if alphabet is None else st.sampled_from(sorted(set(alphabet)))
+    literals = [t for t in LITERALS if alphabet is None or set(t) <= set(alphabet)]
+    pieces = [st.text(chars, min_size=1, max_size=6), st.sampled_from(WHITESPACE)]
+    if literals:
+        pieces.append(st.sampled_from(literals))
+    return st.lists(st.one_of(*pieces), max_size=max_pieces).map("".join)
+
+
+def random_texts(
+    seed: int, words: list[str], count: int, per_text: tuple[int, int] = (0, 6)
+) -> list[str]:
+    """``count`` texts of words drawn from ``words``, joined by assorted whitespace."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        chosen = [rng.choice(words) for _ in range(rng.randint(*per_text))]
+        text = rng.choice(["", " ", "\n"])
+        for word in chosen:
+            text += word + rng.choice([" ", " ", " ", "  ", "\t", "\n", " \n "])
+        out.append(text)
+    return out
+
+
+def random_words(seed: int, alphabet: str, count: int, max_len: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, max_len)))
+            for _ in range(count)]
+
+
+# Characters for seeded texts: ASCII, Latin-1 and beyond, CJK, astral emoji, combining
+# marks, zero-width and control characters.
+CHAR_POOL = (
+    "abcdefghijklmnopqrstuvwxyzABCXYZ0123456789.,;:!?'\"-_()[]{}<>/\\|@#$%^&*+=~`"
+    "éèßñüçØΩЖא日本語中文한국어😀🎉👍🏽\u0301\u200b\u00ad\ufeff\x00\x7f\x1b"
+)
+
+
+def random_text(rng: random.Random, alphabet: str = CHAR_POOL, max_pieces: int = 8) -> str:
+    """Runs of characters from ``alphabet``, whitespace runs and literal markup, joined."""
+    literals = [t for t in LITERALS if set(t) <= set(alphabet)]
+    pieces = []
+    for _ in range(rng.randint(0, max_pieces)):
+        roll = rng.random()
+        if roll < 0.55 or not literals and roll >= 0.85:
+            pieces.append("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))))
+        elif roll < 0.85:
+            pieces.append(rng.choice(WHITESPACE))
+        else:
+            pieces.append(rng.choice(literals))
+    return "".join(pieces)
+
+
+def by_size(cases: list) -> list:
+    """Cases from the smallest to the largest, so that the first failure is a small one."""
+    return sorted(cases, key=lambda case: (len(repr(case)), repr(case)))
+
+
+# --- values that stay in the worker ---------------------------------------------------
+
+BUILTINS = ("type", "setattr", "getattr", "map", "list", "len", "str")
+
+
+class InWorker:
+    """Keep a value in the worker and call functions on that very object.
+
+    Every argument normally arrives in the worker as a fresh copy, so a function that
+    changes its argument in place cannot be seen, and a big argument is copied again on
+    every call. A *kept* value is stored once on an object that stays in the worker;
+    ``call`` hands it to a function through ``map(getattr, [holder], ["value"])``, and
+    ``read`` fetches it back. Only the last request of ``call`` does the work, so
+    ``student.last_seconds`` afterwards is the time of the call itself.
+    """
+
+    def __init__(self, student) -> None:
+        self.student = student
+        self.builtins = worker_builtins(student)
+        # type("Kept", (), {}); type.__call__ looked up on type itself is unbound.
+        make_class = self.builtins["type"]
+        self._holder_class = student.method(make_class, "__call__", make_class, "Kept", (), {})
+
+    def keep(self, value: object) -> Remote:
+        holder = self.student.method(self._holder_class, "__call__")
+        self.student.method(self.builtins["setattr"], "__call__", holder, "value", value)
+        return holder
+
+    def keep_repeated(self, value: str | list, times: int) -> tuple[Remote, Remote]:
+        """Holders of ``value`` and of ``value * times``; the long one is built in the worker."""
+        s, b = self.student, self.builtins
+        small, big = self.keep(value), self.keep(None)
+        repeat = s.get(b["str"] if isinstance(value, str) else b["list"], "__mul__")
+        kept = s.method(b["map"], "__call__", b["getattr"], [small], ["value"])
+        repeated = s.method(b["map"], "__call__", repeat, kept, [times])
+        stored = s.method(b["map"], "__call__", b["setattr"], [big], ["value"], repeated)
+        s.method(b["list"], "__call__", stored)
+        return small, big
+
+    def read(self, holder: Remote) -> object:
+        return self.student.get(holder, "value")
+
+    def call(
+        self, func: Remote, holder: Remote, *rest: object, summary: str | None = None,
+        times: int = 1,
+    ) -> object:
+        """``func(holder.value, *rest)``, or ``summary(...)`` of it (e.g. ``"len"``).
+
+        With ``times`` > 1, the call is made that many times in one request and the list
+        of results is returned.
+        """
+        s, b = self.student, self.builtins
+        kept = s.method(b["map"], "__call__", b["getattr"], [holder] * times, ["value"] * times)
+        calls = s.method(b["map"], "__call__", func, kept, *([r] * times for r in rest))
+        if summary is not None:
+            calls = s.method(b["map"], "__call__", b[summary], calls)
+        results = s.method(b["list"], "__call__", calls)
+        check(type(results) is list and len(results) == times,
+              "the grader could not call your code")
+        return results[0] if times == 1 else results  # type: ignore[index]
+
+
+def many(student, func: str | Remote, *columns: list, describe=None) -> list:
+    """``[func(*row) for row in zip(*columns)]``, computed in the worker in one request.
+
+    One request instead of one per case: the cost of a property test is then the
+    student's code, not the round trips. If the student's code raises, the rows are
+    retried one by one to say which input raised (``describe(row)``, else its ``repr``).
+    """
+    if isinstance(func, str):
+        func = student.get(None, func)
+    builtins = worker_builtins(student)
+    count = len(columns[0]) if columns else 0
+    try:
+        calls = student.method(builtins["map"], "__call__", func, *columns)
+        results = student.method(builtins["list"], "__call__", calls)
+    except StudentError:
+        for row in zip(*columns):
+            try:
+                student.method(func, "__call__", *row)
+            except StudentError as exc:
+                where = describe(row) if describe else show(row if len(row) > 1 else row[0])
+                exc.student_message = (  # type: ignore[attr-defined]
+                    f"your code raised {exc.type_name}"
+                    + (f": {clip(exc.message)}" if exc.message else "") + f" (for {where})"
+                )
+                raise
+        raise
+    check(type(results) is list and len(results) == count, "the grader could not call your code")
+    return results  # type: ignore[return-value]
+
+
+def attributes(student, objects: list[Remote], name: str) -> list:
+    """``[obj.name for obj in objects]`` in one request."""
+    if not objects:
+        return []
+    builtins = worker_builtins(student)
+    values = student.method(builtins["map"], "__call__", builtins["getattr"], objects,
+                            [name] * len(objects))
+    found = student.method(builtins["list"], "__call__", values)
+    check(type(found) is list and len(found) == len(objects), "the grader could not read "
+          f"{name} of your objects")
+    return found  # type: ignore[return-value]
+
+
+def worker_builtins(student) -> dict[str, Remote]:
+    """Handles to a few builtins of the student's worker (looked up once per worker)."""
+    found = student.cache.get("builtins")
+    if found is None:
+        found = student.cache["builtins"] = _builtins(student)
+    return found
+
+
+def call_keeping_argument(
+    student, func: str | Remote, first: object, *rest: object
+) -> tuple[object, object]:
+    """Call ``func(first, *rest)`` in the worker; return ``(result, first afterwards)``."""
+    if isinstance(func, str):
+        func = student.get(None, func)
+    worker_side = InWorker(student)
+    holder = worker_side.keep(first)
+    result = worker_side.call(func, holder, *rest)  # type: ignore[arg-type]
+    return result, worker_side.read(holder)
+
+
+def _builtins(student) -> dict[str, Remote]:
+    """Handles to a few builtins of the worker, reached through any function there."""
+    for name in sorted(n for n in student.names if n[:1].islower()):
+        func = student.get(None, name)
+        if not isinstance(func, Remote) or func.type_name != "function":
+            continue
+        found = student.get(func, "__builtins__")
+        if isinstance(found, Remote):
+            found = {n: student.get(found, n) for n in BUILTINS}
+        if type(found) is dict and all(isinstance(found.get(n), Remote) for n in BUILTINS):
+            return found
+    raise RuntimeError("no function in the worker to reach its builtins through")
+
+
+# --- timings --------------------------------------------------------------------------
+
+
+# "cpu": the worker's CPU time (immune to other processes sharing the cores), falling
+# back to wall time where the kernel does not report it; "wall": wall time only.
+CLOCK = os.environ.get("AUTOGRADER_TIMING_CLOCK", "cpu")
+
+
+def timed(student, action: Callable[[], object], limit: float | None = None) -> float:
+    """Seconds ``action`` takes in the worker; ``inf`` if a request runs over ``limit``.
+
+    CPU seconds of the worker's processes when the kernel reports them (``CLOCK``),
+    else the wall time of the last request ``action`` makes. ``limit`` is on wall
+    time: it is the timeout of each request.
+    """
+    cpu_before = student.cpu_seconds() if CLOCK == "cpu" else None
+    try:
+        with student.time_limit(limit) if limit is not None else contextlib.nullcontext():
+            action()
+    except WorkerFailure as exc:
+        if exc.kind == "timeout" and limit is not None:
+            return math.inf
+        raise
+    cpu_after = student.cpu_seconds() if cpu_before is not None else None
+    if cpu_before is not None and cpu_after is not None:
+        return cpu_after - cpu_before
+    return student.last_seconds
+
+
+def growth(
+    student,
+    batch: Callable[[], object],
+    single: Callable[[], object],
+    give_up: float,
+    clear: float,
+    rounds: int = 3,
+) -> tuple[float, float, float]:
+    """``(single / batch, batch, single)``: best-of-``rounds`` times, measured in turns.
+
+    ``batch`` makes k calls on an input of size n in one request, ``single`` one call on
+    an input of size k n (see ``timed``): the same total work for linear code, so the
+    ratio is about 1 when the code is linear and about k when it is quadratic. The two
+    runs last about as long, so whatever disturbs one (another process on the core or
+    on its hyperthread sibling) is as likely to disturb the other; the minimum of
+    several runs is the least disturbed one. Both are run once to warm up (page faults,
+    caches), then in turns, until the ratio is at most ``clear`` (clearly linear: noise
+    only makes a ratio look worse, except for a lucky single run, and a quadratic ratio
+    is several times ``clear``) or ``rounds`` rounds are done. A single run that takes
+    ``give_up`` times the batch is stopped (the worker is killed) and counts as
+    infinitely slow: far beyond any threshold, and a quadratic submission does not cost
+    minutes.
+    """
+    warm = timed(student, batch)
+    best_single = timed(student, single, limit=max(1.0, give_up * warm))
+    best_batch = math.inf
+    for _ in range(rounds):
+        if best_single == math.inf:
+            break
+        best_batch = min(best_batch, warm, timed(student, batch))
+        best_single = min(best_single, timed(student, single, limit=max(1.0, give_up * best_batch)))
+        if best_single / max(best_batch, 1e-6) <= clear:
+            break
+    best_batch = min(best_batch, warm)
+    return best_single / max(best_batch, 1e-6), best_batch, best_single

@@ -1,0 +1,57 @@
+"""Part 1: the ``Tokenizer`` base class (5 points).
+
+The base class only fixes the contract: ``encode`` and ``decode`` raise
+``NotImplementedError`` with a message that tells what a subclass must do. A bare
+``raise NotImplementedError()`` (the release stub) says nothing and scores 0.
+"""
+
+import pytest
+
+from autograder.sandbox import StudentError
+
+from .support import check, clip, expect_remote, show
+
+PART = 1
+
+
+def base_error(student, method: str, argument: object) -> StudentError:
+    """The exception ``Tokenizer().method(argument)`` raises."""
+    tokenizer = expect_remote(student.call("Tokenizer"), "Tokenizer()")
+    call = f"Tokenizer().{method}({show(argument)})"
+    try:
+        value = student.method(tokenizer, method, argument)
+    except StudentError as exc:
+        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        check(
+            exc.is_a("NotImplementedError"),
+            f"{call} should raise NotImplementedError, but it raised {exc.type_name}{detail}",
+        )
+        return exc
+    raise AssertionError(f"{call} should raise NotImplementedError, but it returned {show(value)}")
+
+
+def check_duty(exc: StudentError, method: str) -> None:
+    check(
+        "subclass" in exc.message.lower(),
+        f"the NotImplementedError of Tokenizer.{method} should tell what a subclass must do "
+        f"(its message should mention the subclass); the message was {clip(exc.message)!r}",
+    )
+
+
+@pytest.mark.points(2)
+def test_encode_not_implemented(student):
+    """Tokenizer.encode raises NotImplementedError naming the subclass's duty"""
+    check_duty(base_error(student, "encode", "hello world"), "encode")
+
+
+@pytest.mark.points(2)
+def test_decode_not_implemented(student):
+    """Tokenizer.decode raises NotImplementedError naming the subclass's duty"""
+    check_duty(base_error(student, "decode", [1, 2, 3]), "decode")
+
+
+@pytest.mark.points(1)
+def test_not_implemented_for_any_input(student):
+    """The base class raises for every input, empty ones included"""
+    for method, argument in (("encode", ""), ("decode", []), ("encode", "<UNK>"), ("decode", [0])):
+        check_duty(base_error(student, method, argument), method)

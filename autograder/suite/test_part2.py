@@ -1,0 +1,273 @@
+"""Part 2: ``CharTokenizer`` (15 points).
+
+Expected values come from the reference solution (``solutions``), computed here in the
+scoring process; the student's tokenizer lives in its worker. Generated cases (seeded,
+so grades are reproducible) run in one worker request each (``support.many``), smallest
+first, so the first failure reported is a small one; the round trip is also a
+hypothesis property.
+
+Complexity timings (the last two tests): one call on an input of 16 N against 16 calls
+on N (N = ``SMALL``), in one request each, best of several runs in turns, measured as
+the worker's CPU time (``support.timed``). The same total work: about 1x when linear,
+about 16x when quadratic. Fails above ``MAX_RATIO``. Measured ratios: see
+``TIMINGS`` at the end of this docstring.
+"""
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import solutions as ref
+
+from .support import (
+    CHAR_POOL,
+    UNK,
+    InWorker,
+    as_id_map,
+    attributes,
+    by_size,
+    check,
+    expect_ids,
+    expect_raises,
+    expect_remote,
+    expect_str,
+    expect_str_list,
+    growth,
+    is_int,
+    many,
+    random_text,
+    show,
+    texts,
+)
+
+PART = 2
+
+SMALL = 4_000  # characters or IDs
+FACTOR = 16
+MAX_RATIO = 4.0
+GIVE_UP = 2 * MAX_RATIO  # a single run this many times slower than the batch is stopped
+
+
+def make(student, vocab: object) -> object:
+    return expect_remote(
+        student.call("CharTokenizer", vocab), f"CharTokenizer({show(vocab)})", "CharTokenizer"
+    )
+
+
+def make_many(student, vocabs: list) -> list:
+    toks = many(student, "CharTokenizer", vocabs,
+                describe=lambda row: f"CharTokenizer({show(row[0])})")
+    for vocab, tok in zip(vocabs, toks):
+        expect_remote(tok, f"CharTokenizer({show(vocab)})", "CharTokenizer")
+    return toks
+
+
+def random_vocab(rng: random.Random) -> list[str]:
+    """A vocabulary as a student passes it: characters, repeats, whitespace, UNK itself."""
+    entries = list(CHAR_POOL) + [" ", "\t", "\n", "a", "a", "<", UNK]
+    return [rng.choice(entries) for _ in range(rng.randint(0, 10))]
+
+
+VOCABS = by_size([[], ["a"], ["a", "a"], [UNK], [UNK, "x", UNK], [" ", "\t", "\n"],
+                  ["b", "a", "b", "<", "K"]]
+                 + [random_vocab(random.Random(seed)) for seed in range(40)])
+CASES = by_size([(vocab, random_text(rng))
+                 for vocab, rng in ((random_vocab(random.Random(100 + i)), random.Random(i))
+                                    for i in range(60))]
+                + [(["h", "e", "l", "o"], "hello world"), (["a"], ""), ([], "abc"),
+                   (list("<UNK>"), "<UNK>"), (list("</w>"), "a</w>b")])
+
+
+@pytest.mark.points(1)
+@pytest.mark.visibility("visible")
+def test_worked_example(student):
+    """CharTokenizer(["h","e","l","o"]).encode("hello") == [1, 2, 3, 3, 4]"""
+    tok = make(student, ["h", "e", "l", "o"])
+    got = expect_ids(student.method(tok, "encode", "hello"), 'encode("hello")')
+    check(got == [1, 2, 3, 3, 4], f'encode("hello") returned {got}, expected [1, 2, 3, 3, 4]')
+
+
+@pytest.mark.points(2)
+def test_constructor_vocabulary(student):
+    """The vocabulary is [UNK] + the given characters in order, first occurrence kept"""
+    toks = make_many(student, VOCABS)
+    found = {name: attributes(student, toks, name)
+             for name in ("vocab", "vocab_size", "unk_id", "char_to_id", "id_to_char")}
+    for i, vocab in enumerate(VOCABS):
+        expected = ref.CharTokenizer(vocab)
+        what = f"after CharTokenizer({show(vocab)}),"
+        got = expect_str_list(found["vocab"][i], f"{what} vocab")
+        check(got == expected.vocab,
+              f"{what} vocab is {show(got)}, expected {show(expected.vocab)}")
+        size = found["vocab_size"][i]
+        check(is_int(size) and size == len(got),
+              f"{what} vocab_size is {show(size)}, expected len(vocab) = {len(got)}")
+        unk_id = found["unk_id"][i]
+        check(is_int(unk_id) and unk_id == 0, f"{what} unk_id is {show(unk_id)}, expected 0")
+        char_to_id = found["char_to_id"][i]
+        check(char_to_id == expected.char_to_id,
+              f"{what} char_to_id is {show(char_to_id)}, expected {show(expected.char_to_id)}")
+        id_to_char = as_id_map(found["id_to_char"][i], f"{what} id_to_char")
+        check(id_to_char == expected.id_to_char,
+              f"{what} id_to_char is {show(id_to_char)}, expected {show(expected.id_to_char)}")
+
+
+@pytest.mark.points(1)
+def test_constructor_rejects_entries_that_are_not_one_character(student):
+    """A vocabulary entry that is not a single character raises ValueError"""
+    for vocab in (["ab"], ["a", ""], ["a", "b", "cd"], ["<unk>"], ["</w>", "a"], ["UNK"]):
+        expect_raises("ValueError", f"CharTokenizer({show(vocab)})", student.call,
+                      "CharTokenizer", vocab)
+    # No vocabulary at all is fine: just [UNK].
+    tok = make(student, None)
+    got = student.get(tok, "vocab")
+    check(got == [UNK], f"CharTokenizer(None).vocab is {show(got)}, expected ['<UNK>']")
+    tok = expect_remote(student.call("CharTokenizer"), "CharTokenizer()", "CharTokenizer")
+    got = student.get(tok, "vocab")
+    check(got == [UNK], f"CharTokenizer().vocab is {show(got)}, expected ['<UNK>']")
+
+
+def encode_cases(student, cases) -> list:
+    """``encode`` of every ``(vocab, text)`` case, each on a tokenizer of its vocabulary."""
+    toks = make_many(student, [vocab for vocab, _ in cases])
+    encode = student.get(student.get(None, "CharTokenizer"), "encode")
+    return many(student, encode, toks, [text for _, text in cases],
+                describe=lambda row: f"encode({show(row[1])})")
+
+
+@pytest.mark.points(2)
+def test_encode_matches_reference(student):
+    """encode gives one ID per character; unknown characters give 0"""
+    for (vocab, text), got in zip(CASES, encode_cases(student, CASES)):
+        expected = ref.CharTokenizer(vocab).encode(text)
+        got = expect_ids(got, f"encode({show(text)})")
+        check(got == expected, f"with vocabulary {show(vocab)}, encode({show(text)}) returned "
+                               f"{show(got)}, expected {show(expected)}")
+
+
+def round_trip_cases(student, cases) -> None:
+    """``decode(encode(text)) == text`` for ``(vocab, text)`` whose vocab covers the text."""
+    toks = make_many(student, [vocab for vocab, _ in cases])
+    cls = student.get(None, "CharTokenizer")
+    texts_ = [text for _, text in cases]
+    ids = many(student, student.get(cls, "encode"), toks, texts_,
+               describe=lambda row: f"encode({show(row[1])})")
+    for text, got in zip(texts_, ids):
+        expect_ids(got, f"encode({show(text)})")
+    back = many(student, student.get(cls, "decode"), toks, ids,
+                describe=lambda row: f"decode({show(row[1])})")
+    for (vocab, text), got in zip(cases, back):
+        got = expect_str(got, f"decode(encode({show(text)}))")
+        check(got == text, f"with vocabulary {show(vocab)}, decode(encode({show(text)})) "
+                           f"returned {show(got)}")
+
+
+def covering_vocab(text: str, extra: str, rng: random.Random) -> list[str]:
+    chars = list(dict.fromkeys(text + extra))
+    rng.shuffle(chars)
+    return chars
+
+
+@pytest.mark.points(3)
+def test_round_trip(student):
+    """decode(encode(text)) == text when every character is in the vocabulary"""
+    rng = random.Random(3)
+    round_trip_cases(student, by_size([(covering_vocab(t, "", rng), t) for _, t in CASES]))
+
+    @given(text=texts(), extra=st.text(max_size=4), seed=st.integers(0, 2**16))
+    def round_trip(text, extra, seed):
+        round_trip_cases(student, [(covering_vocab(text, extra, random.Random(seed)), text)])
+
+    round_trip()
+
+
+@pytest.mark.points(1)
+def test_decode_matches_reference(student):
+    """decode joins the characters; ID 0 gives the text <UNK>"""
+    cases = []
+    for i, vocab in enumerate(VOCABS):
+        rng, size = random.Random(i), len(ref.CharTokenizer(vocab).vocab)
+        cases.append((vocab, [rng.randrange(size) for _ in range(rng.randint(0, 12))]))
+    cases = by_size(cases + [(["h", "e", "l", "o"], [0]), (["h", "e", "l", "o"], [1, 0, 4])])
+    toks = make_many(student, [vocab for vocab, _ in cases])
+    decode = student.get(student.get(None, "CharTokenizer"), "decode")
+    got_all = many(student, decode, toks, [ids for _, ids in cases],
+                   describe=lambda row: f"decode({show(row[1])})")
+    for (vocab, ids), got in zip(cases, got_all):
+        expected = ref.CharTokenizer(vocab).decode(ids)
+        got = expect_str(got, f"decode({show(ids)})")
+        check(got == expected, f"with vocabulary {show(vocab)}, decode({show(ids)}) returned "
+                               f"{show(got)}, expected {show(expected)}")
+
+
+@pytest.mark.points(2)
+def test_decode_rejects_bad_ids(student):
+    """decode raises ValueError naming an ID out of range or not an int"""
+    tok = make(student, ["h", "e", "l", "o"])
+    for bad in (5, 12345, -1, -7, True, 1.0, "2", None):
+        error = expect_raises("ValueError", f"decode([1, {bad!r}]) with 5 tokens",
+                              student.method, tok, "decode", [1, bad])
+        check(str(bad) in error.message or repr(bad) in error.message,
+              f"the ValueError of decode([1, {bad!r}]) should name the bad ID {bad!r}; "
+              f"its message was {error.message[:200]!r}")
+
+
+@pytest.mark.points(1)
+def test_encode_rejects_non_str(student):
+    """encode of something that is not a str raises TypeError"""
+    tok = make(student, ["h", "e"])
+    for bad in (None, 42, ["h", "e"], ("h",), 1.5):
+        expect_raises("TypeError", f"encode({bad!r})", student.method, tok, "encode", bad)
+
+
+TIMING_CHARS = "hello world, HELLO?\t\n\U0001f600\u00e9"  # the emoji makes the str 4 bytes/char
+TIMING_VOCAB = list("helo wrd,\U0001f600")
+
+
+def timing_text(size: int) -> str:
+    rng = random.Random(size)
+    return "".join(rng.choice(TIMING_CHARS) for _ in range(size))
+
+
+def linear_time(student, method: str, small: str | list) -> None:
+    """Fail unless one ``tok.method`` on ``small * FACTOR`` costs about FACTOR on ``small``."""
+    tok = make(student, TIMING_VOCAB)
+    func = student.get(tok, method)
+    worker_side = InWorker(student)
+    kept_small, kept_large = worker_side.keep_repeated(small, FACTOR)
+    expected = len(getattr(ref.CharTokenizer(TIMING_VOCAB), method)(small))
+    got = worker_side.call(func, kept_small, summary="len")
+    check(got == expected, f"{method} of {len(small)} inputs gave {show(got)} outputs, "
+          f"expected {expected}")
+    ratio, t_batch, t_single = growth(
+        student,
+        lambda: worker_side.call(func, kept_small, summary="len", times=FACTOR),
+        lambda: worker_side.call(func, kept_large, summary="len"),
+        give_up=GIVE_UP,
+        clear=MAX_RATIO / 2,
+    )
+    print(f"timing: {method} ratio={ratio:.2f} batch={t_batch * 1e3:.2f}ms "
+          f"single={t_single * 1e3:.2f}ms")
+    what = "text" if method == "encode" else "list of IDs"
+    size = "characters" if method == "encode" else "IDs"
+    check(ratio <= MAX_RATIO,
+          f"one {method} of a {what} {FACTOR}x longer took {ratio:.1f}x as long as {FACTOR} "
+          f"{method} calls of the short one ({t_single * 1e3:.1f} ms against "
+          f"{t_batch * 1e3:.1f} ms for {len(small) * FACTOR} {size} in all); in linear time "
+          "they take about as long. Look for work inside the loop that grows with the input: "
+          "list + list, slicing, list.pop(0), str + str on an attribute, searching a list.")
+
+
+@pytest.mark.points(1)
+def test_encode_linear_time(student):
+    """encode takes time proportional to the text length"""
+    linear_time(student, "encode", timing_text(SMALL))
+
+
+@pytest.mark.points(1)
+def test_decode_linear_time(student):
+    """decode takes time proportional to the number of IDs"""
+    rng = random.Random(7)
+    linear_time(student, "decode", [rng.randrange(len(TIMING_VOCAB) + 1) for _ in range(SMALL)])

@@ -1,0 +1,522 @@
+"""Part 3: ``BPETokenizer`` (25 points).
+
+The merge order is checked against the reference on hidden corpora made here from
+seeds (no data files): ties everywhere, repeated pairs inside a word (``aaa``), a merge
+that recreates a string already in the vocabulary (the literal ``<UNK>``), literal
+``</w>``, Unicode, upper and lower case, and under ``PYTHONHASHSEED`` 1, 2 and 3.
+Encoding, round trips and the helpers are checked against the student's *own* merges
+(computed with the reference's logic), so a training bug costs points only in the
+training tests.
+
+Complexity timings (the last two tests), ratios of wall times in one run:
+
+- ``encode``: one call on 16 N words against 16 calls on N words, in one request each
+  (same total work: about 1x when linear, about 16x when quadratic). Fails above
+  ``MAX_ENCODE_RATIO``.
+- ``train``: the corpus repeated 8 times against the corpus once (same distinct words,
+  counts x 8). Counting distinct words: about 1x; looping over every occurrence: about
+  8x. Fails above ``MAX_TRAIN_RATIO``.
+
+Ratios measured on 2 cores: see ``TIMINGS`` at the end of this docstring.
+"""
+
+import functools
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import solutions as ref
+
+from .support import (
+    EOW,
+    HASH_SEED,
+    UNK,
+    InWorker,
+    as_id_map,
+    by_size,
+    check,
+    expect_ids,
+    expect_pairs,
+    expect_raises,
+    expect_remote,
+    expect_str,
+    expect_str_list,
+    growth,
+    is_int,
+    many,
+    random_text,
+    random_texts,
+    random_words,
+    show,
+    texts,
+)
+
+PART = 3
+
+# --- hidden corpora -------------------------------------------------------------------
+# (what the student is told about the corpus, the corpus, the target vocabulary size)
+
+TIE_CORPORA = [
+    ("a corpus where every pair ties", ["ba", "ab"], 1000),
+    ("a corpus of two words that tie", ["zz", "aa"], 1000),
+    ("a corpus with cyclic ties", ["cab", "abc", "bca"], 1000),
+    ("a corpus with ties against the end of word", ["world", "world", "word"], 1000),
+    ("a corpus with upper and lower case", ["Ab", "aB", "ab", "BA", "ba"], 1000),
+    ("a corpus with ties between Unicode letters", ["éa", "ae", "eé", "ée"], 1000),
+    ("a corpus with ties between merged tokens", ["abc", "abd", "xab", "yab"], 1000),
+    ("a corpus with ties at equal counts",
+     ["top", "pot", "opt", "tops", "spot", "post", "stop", "pots"], 1000),
+]
+
+
+def _random_corpora() -> list[tuple[str, list[str], int]]:
+    corpora = []
+    for seed, alphabet, target in ((11, "ab", 1000), (12, "abc", 1000), (13, "aab", 40),
+                                   (14, "abcd", 30), (15, "xyz", 1000)):
+        words = random_words(seed, alphabet, 8, 7)
+        corpora.append((f"a random corpus over {alphabet!r}",
+                        random_texts(seed, words, 10), target))
+    return corpora
+
+
+RANDOM_CORPORA = _random_corpora()
+REPEAT_CORPORA = [
+    ("a corpus with repeated pairs inside words",
+     ["aaa", "aaa", "aaaa", "baaab", "abab", "aaaaa aa"], 1000),
+    ("a corpus with runs of one letter", ["aaaaaaa", "aaa", "aa aa", "aaaa"], 1000),
+]
+LITERAL_CORPORA = [
+    # Merging up to "<UNK>" recreates vocab[0]: vocab must not grow, training goes on.
+    ("a corpus with the literal text <UNK>",
+     ["<UNK> <UNK> <UNK>", "x<UNK> </w>", "<U <UNK>NK>", "a</w>b </w>"], 26),
+    ("a corpus with the literal text </w>", ["</w> </w>", "w</w>w", "a</w> <"], 25),
+    ("a corpus of Unicode text", ["naïve café", "日本語 日本", "über Über ü", "ça ça"], 1000),
+]
+HELLO = ["hello", "hello", "help"]
+SENNRICH = ["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3
+
+
+@functools.cache
+def reference(corpus: tuple[str, ...], target: int) -> ref.BPETokenizer:
+    tokenizer = ref.BPETokenizer(target)
+    tokenizer.train(list(corpus))
+    return tokenizer
+
+
+def train(student, corpus: list[str], target: int = 1000):
+    tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({target})",
+                        "BPETokenizer")
+    student.method(tok, "train", corpus)
+    return tok
+
+
+def merges_of(student, tok, what: str) -> list[tuple[str, str]]:
+    return expect_pairs(student.get(tok, "merges"), f"{what}, merges")
+
+
+def vocab_of(student, tok, what: str) -> list[str]:
+    return expect_str_list(student.get(tok, "vocab"), f"{what}, vocab")
+
+
+def compare_merges(got: list, expected: list, where: str) -> None:
+    if got == expected:
+        return
+    same = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), None)
+    if same is None:
+        check(False, f"on {where}: training learned {len(got)} merges, expected "
+                     f"{len(expected)} (the first {min(len(got), len(expected))} agree)")
+    check(False, f"on {where}: merge {same + 1} is {got[same]!r}, expected "
+                 f"{expected[same]!r} (the merges before it agree)")
+
+
+def compare_vocab(got: list[str], expected: list[str], what: str) -> None:
+    if got == expected:
+        return
+    twice = next((t for t in got if got.count(t) > 1), None)
+    check(twice is None, f"{what}, {twice!r} appears twice in vocab: a merged string that "
+                         "is already in the vocabulary is not added again")
+    differ = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), None)
+    if differ is None:
+        check(False, f"{what}, vocab has {len(got)} entries, expected {len(expected)} "
+                     f"(the first {min(len(got), len(expected))} agree)")
+    check(False, f"{what}, vocab[{differ}] is {got[differ]!r}, expected "
+                 f"{expected[differ]!r} (the entries before it agree)")
+
+
+def check_merges(student, corpora) -> None:
+    for label, corpus, target in corpora:
+        tok = train(student, corpus, target)
+        got = merges_of(student, tok, f"after training on {label}")
+        compare_merges(got, reference(tuple(corpus), target).merges, label)
+
+
+# --- the student's own merges, replayed with the reference's logic ----------------------
+
+
+def apply_merges(merges: list[tuple[str, str]], tokens: list[str]) -> list[str]:
+    for pair in merges:
+        tokens = ref.merge_pair(tokens, pair)
+    return tokens
+
+
+def expected_ids(merges, vocab, text: str) -> list[int]:
+    token_to_id: dict[str, int] = {}
+    for i, token in enumerate(vocab):
+        token_to_id.setdefault(token, i)
+    return [token_to_id.get(token, 0)
+            for word in text.split() for token in apply_merges(merges, list(word) + [EOW])]
+
+
+@pytest.mark.points(1)
+def test_initial_state(student):
+    """Before training: vocab == [UNK, EOW], merges == [], target_vocab_size kept"""
+    for args, target in (((50,), 50), ((), 1000)):
+        tok = expect_remote(student.call("BPETokenizer", *args),
+                            f"BPETokenizer{show(args)}", "BPETokenizer")
+        what = f"BPETokenizer({', '.join(map(str, args))})"
+        vocab = student.get(tok, "vocab")
+        check(vocab == [UNK, EOW], f"{what}.vocab is {show(vocab)}, expected ['<UNK>', ' ']")
+        merges = student.get(tok, "merges")
+        check(merges == [], f"{what}.merges is {show(merges)}, expected []")
+        size = student.get(tok, "vocab_size")
+        check(is_int(size) and size == 2, f"{what}.vocab_size is {show(size)}, expected 2")
+        kept = student.get(tok, "target_vocab_size")
+        check(is_int(kept) and kept == target,
+              f"{what}.target_vocab_size is {show(kept)}, expected {target}")
+
+
+@pytest.mark.points(1)
+def test_bad_vocab_size(student):
+    """A vocab_size that is not a positive int raises ValueError (constructor and train)"""
+    for bad in (0, -3, True, False, 2.5, "10", None):
+        expect_raises("ValueError", f"BPETokenizer({bad!r})", student.call, "BPETokenizer", bad)
+    tok = expect_remote(student.call("BPETokenizer", 20), "BPETokenizer(20)")
+    for bad in (0, -1, True, 3.0):
+        expect_raises("ValueError", f"train(corpus, vocab_size={bad!r})", student.method, tok,
+                      "train", ["low lower"], bad)
+
+
+@pytest.mark.points(2)
+@pytest.mark.visibility("visible")
+def test_worked_example_hello(student):
+    """Worked example: ["hello", "hello", "help"] learns the spec's merges, 14 tokens"""
+    tok = train(student, HELLO)
+    what = 'after training on ["hello", "hello", "help"]'
+    expected = reference(tuple(HELLO), 1000)
+    compare_merges(merges_of(student, tok, what), expected.merges, '["hello", "hello", "help"]')
+    vocab = vocab_of(student, tok, what)
+    check(len(vocab) == 14, f"{what}, the vocabulary has {len(vocab)} entries, expected 14")
+    ids = expect_ids(student.method(tok, "encode", "hell"), 'encode("hell")')
+    tokens = [vocab[i] if 0 <= i < len(vocab) else None for i in ids]
+    check(tokens == ["hell", " "],
+          f'{what}, encode("hell") gives the tokens {show(tokens)}, expected [\'hell\', \' \']')
+
+
+@pytest.mark.points(1)
+@pytest.mark.visibility("visible")
+def test_worked_example_sennrich(student):
+    """Worked example: Sennrich et al.'s corpus starts with the spec's five merges"""
+    tok = train(student, SENNRICH)
+    got = merges_of(student, tok, "after training on the Sennrich corpus")[:5]
+    expected = reference(tuple(SENNRICH), 1000).merges[:5]
+    compare_merges(got, expected, "the Sennrich corpus (first five merges)")
+
+
+@pytest.mark.points(1)
+@pytest.mark.visibility("visible")
+def test_decode_worked_example(student):
+    """Worked example: decode(encode("  hello\\thelp x  ")) == "hello help <UNK>" """
+    tok = train(student, HELLO)
+    ids = expect_ids(student.method(tok, "encode", "  hello\thelp x  "), "encode")
+    text = expect_str(student.method(tok, "decode", ids), "decode")
+    check(text == "hello help <UNK>",
+          f'decode(encode("  hello\\thelp x  ")) returned {show(text)}, expected '
+          f'"hello help <UNK>"')
+
+
+@pytest.mark.points(2)
+def test_tie_break(student):
+    """Ties go to the lexicographically smallest pair"""
+    check_merges(student, TIE_CORPORA)
+
+
+@pytest.mark.points(3)
+def test_merges_match_reference(student):
+    """The merges match the reference on hidden corpora (repeats, literals, Unicode)"""
+    check_merges(student, REPEAT_CORPORA + LITERAL_CORPORA + RANDOM_CORPORA)
+
+
+@pytest.mark.points(2)
+def test_merges_do_not_depend_on_hash_seed(student, spawn):
+    """The merges are the same under PYTHONHASHSEED 1, 2 and 3"""
+    # The part's own worker runs with PYTHONHASHSEED=HASH_SEED (1).
+    for seed in (1, 2, 3):
+        if seed != HASH_SEED:
+            student = spawn(seed)
+        for label, corpus, target in TIE_CORPORA + RANDOM_CORPORA[:3]:
+            tok = train(student, corpus, target)
+            got = merges_of(student, tok, f"after training on {label}")
+            compare_merges(got, reference(tuple(corpus), target).merges,
+                           f"{label} with PYTHONHASHSEED={seed}")
+
+
+@pytest.mark.points(2)
+def test_vocab_after_training(student):
+    """vocab grows by each new merged string; vocab_size == len(vocab); retraining starts over"""
+    cases = [(label, corpus, target, None) for label, corpus, target in
+             (LITERAL_CORPORA[0], REPEAT_CORPORA[0], RANDOM_CORPORA[3], TIE_CORPORA[4])]
+    cases += [
+        ("the hello corpus with train(corpus, vocab_size=9)", HELLO, 1000, 9),
+        ("the hello corpus with a target below the characters' count", HELLO, 3, None),
+        ("an empty corpus", [], 1000, None),
+        ("a corpus of whitespace only", ["", "  ", "\n\t"], 1000, None),
+    ]
+    for label, corpus, target, override in cases:
+        tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({target})")
+        if override is None:
+            student.method(tok, "train", corpus)
+        else:
+            student.method(tok, "train", corpus, override)
+        expected = reference(tuple(corpus), override or target)
+        what = f"after training on {label}"
+        vocab = vocab_of(student, tok, what)
+        compare_vocab(vocab, expected.vocab, what)
+        size = student.get(tok, "vocab_size")
+        check(is_int(size) and size == len(vocab),
+              f"{what}, vocab_size is {show(size)}, expected len(vocab) = {len(vocab)}")
+        kept = student.get(tok, "target_vocab_size")
+        check(kept == (override or target),
+              f"{what}, target_vocab_size is {show(kept)}, expected {override or target}")
+    # Training again replaces everything learned before.
+    tok = train(student, SENNRICH)
+    student.method(tok, "train", HELLO)
+    vocab = vocab_of(student, tok, "after training on one corpus and then on another")
+    check(vocab == reference(tuple(HELLO), 1000).vocab,
+          "training a second time should start over: after train(corpus A) and then "
+          "train(corpus B), vocab should be the one learned from B alone")
+
+
+@pytest.mark.points(1)
+def test_build_mappings(student):
+    """token_to_id (first ID wins for a repeated string) and id_to_token"""
+    for label, corpus, target in (LITERAL_CORPORA[0], ("the hello corpus", HELLO, 1000)):
+        tok = train(student, corpus, target)
+        vocab = vocab_of(student, tok, f"after training on {label}")
+        expected = {}
+        for i, token in enumerate(vocab):
+            expected.setdefault(token, i)
+        got = student.get(tok, "token_to_id")
+        check(got == expected, f"after training on {label}, token_to_id is {show(got)}, "
+                               f"expected {show(expected)}")
+        id_map = as_id_map(student.get(tok, "id_to_token"), "id_to_token")
+        check(id_map == dict(enumerate(vocab)), f"after training on {label}, id_to_token "
+              f"is {show(id_map)}, expected {show(dict(enumerate(vocab)))}")
+    vocab = [UNK, EOW, "a", "b", "a", "ab", "b"]
+    tok = expect_remote(student.call("BPETokenizer", 10), "BPETokenizer(10)")
+    student.method(tok, "__setattr__", "vocab", vocab)
+    student.method(tok, "_build_mappings")
+    got = student.get(tok, "token_to_id")
+    expected = {UNK: 0, EOW: 1, "a": 2, "b": 3, "ab": 5}
+    check(got == expected, f"with vocab = {vocab!r}, _build_mappings() gives token_to_id = "
+                           f"{show(got)}, expected {expected!r} (the first ID wins)")
+    id_map = as_id_map(student.get(tok, "id_to_token"), "id_to_token")
+    check(id_map == dict(enumerate(vocab)), f"with vocab = {vocab!r}, _build_mappings() "
+          f"gives id_to_token = {show(id_map)}, expected {dict(enumerate(vocab))!r}")
+
+
+@pytest.mark.points(1)
+def test_word_tokens_and_pairs(student):
+    """_get_word_tokens adds EOW after the characters; _get_pairs gives the distinct pairs"""
+    tok = expect_remote(student.call("BPETokenizer", 10), "BPETokenizer(10)")
+    for word in ("low", "aaa", "é日", "<UNK>", "x"):
+        got = student.method(tok, "_get_word_tokens", word)
+        expected = list(word) + [EOW]
+        check(got == expected, f"_get_word_tokens({word!r}) returned {show(got)}, "
+                               f"expected {expected!r}")
+    for tokens in (["a", "a", "a", EOW], ["l", "o", "w", EOW], ["lo", "w", "lo", "w", EOW],
+                   ["x", EOW], [EOW], []):
+        got = student.method(tok, "_get_pairs", tokens)
+        expected = set(zip(tokens, tokens[1:]))
+        check(type(got) is set, f"_get_pairs({tokens!r}) should return a set, got "
+                                f"{type(got).__name__} {show(got)}")
+        check(got == expected, f"_get_pairs({tokens!r}) returned {show(got)}, "
+                               f"expected {expected!r}")
+
+
+@pytest.mark.points(1)
+def test_apply_merges(student):
+    """_apply_merges replays every learned merge in learned order"""
+    tok = train(student, SENNRICH)
+    merges = merges_of(student, tok, "after training on the Sennrich corpus")
+    for word in ("lowest", "newer", "wider", "slow", "low", "é", "newestnewest"):
+        tokens = list(word) + [EOW]
+        got = expect_str_list(student.method(tok, "_apply_merges", tokens),
+                              f"_apply_merges({tokens!r})")
+        expected = apply_merges(merges, tokens)
+        check(got == expected, f"after training on the Sennrich corpus, _apply_merges("
+                               f"{tokens!r}) returned {show(got)}, expected {show(expected)} "
+                               "(your merges applied in the order they were learned)")
+
+
+ENCODE_CORPORA = [
+    ("an English corpus",
+     random_texts(31, ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "then",
+                       "there", "these", "thought", "quote"], 30), 60),
+    ("a corpus with literal markup and Unicode",
+     ["<UNK> </w> naïve", "café 日本語 <UNK>", "a</w>b x<UNK> naïve", "</w></w> café"], 40),
+]
+UNSEEN = "QZ€\U0001f600"
+
+
+@pytest.fixture
+def trained(student):
+    """The student's tokenizers trained on ENCODE_CORPORA, with their merges and vocab."""
+    out = []
+    for label, corpus, target in ENCODE_CORPORA:
+        tok = train(student, corpus, target)
+        what = f"after training on {label}"
+        alphabet = "".join(sorted({c for text in corpus for c in text if not c.isspace()}))
+        out.append((label, tok, merges_of(student, tok, what), vocab_of(student, tok, what),
+                    alphabet))
+    return out
+
+
+def seeded_texts(alphabet: str, seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return by_size([random_text(rng, alphabet) for _ in range(count)])
+
+
+@pytest.mark.points(1)
+def test_encode_matches_reference(student, trained):
+    """encode applies the merges to each word and looks up IDs (unknown tokens give 0)"""
+    for index, (label, tok, merges, vocab, alphabet) in enumerate(trained):
+        cases = seeded_texts(alphabet + UNSEEN, 70 + index, 40)
+        got_all = many(student, student.get(tok, "encode"), cases,
+                       describe=lambda row: f"encode({show(row[0])})")
+        for text, got in zip(cases, got_all):
+            got = expect_ids(got, f"encode({show(text)})")
+            expected = expected_ids(merges, vocab, text)
+            check(got == expected, f"after training on {label}, encode({show(text)}) returned "
+                  f"{show(got)}, expected {show(expected)} (from your own merges and vocab)")
+
+
+def round_trip_cases(student, label: str, tok, alphabet: str, cases: list[str]) -> None:
+    """``decode(encode(t)) == " ".join(t.split())``, unseen characters as ``<UNK>``."""
+    ids = many(student, student.get(tok, "encode"), cases,
+               describe=lambda row: f"encode({show(row[0])})")
+    for text, got in zip(cases, ids):
+        expect_ids(got, f"encode({show(text)})")
+    back = many(student, student.get(tok, "decode"), ids,
+                describe=lambda row: f"decode({show(row[0])})")
+    for text, got in zip(cases, back):
+        got = expect_str(got, f"decode(encode({show(text)}))")
+        expected = " ".join("".join(c if c in alphabet else UNK for c in word)
+                            for word in text.split())
+        check(got == expected, f"after training on {label}, decode(encode({show(text)})) "
+              f"returned {show(got)}, expected {show(expected)}")
+
+
+@pytest.mark.points(3)
+def test_round_trip(student, trained):
+    """decode(encode(t)) == " ".join(t.split()); unseen characters come back as <UNK>"""
+    for index, (label, tok, _, _, alphabet) in enumerate(trained):
+        round_trip_cases(student, label, tok, alphabet, seeded_texts(alphabet, 80 + index, 30))
+        round_trip_cases(student, label, tok, alphabet,
+                         seeded_texts(alphabet + UNSEEN, 90 + index, 30))
+
+    @given(data=st.data())
+    def round_trip(data):
+        label, tok, _, _, alphabet = data.draw(st.sampled_from(trained), label="tokenizer")
+        unseen = data.draw(st.booleans(), label="unseen")
+        text = data.draw(texts(alphabet + (UNSEEN if unseen else "")), label="text")
+        round_trip_cases(student, label, tok, alphabet, [text])
+
+    round_trip()
+
+
+@pytest.mark.points(1)
+def test_decode_rejects_bad_ids(student):
+    """decode raises ValueError naming an ID out of range or not an int"""
+    tok = train(student, HELLO)
+    size = len(vocab_of(student, tok, "after training on the hello corpus"))
+    for bad in (size, 999, -1, True, 1.0, "3", None):
+        error = expect_raises("ValueError", f"decode([2, {bad!r}]) with {size} tokens",
+                              student.method, tok, "decode", [2, bad])
+        check(str(bad) in error.message or repr(bad) in error.message,
+              f"the ValueError of decode([2, {bad!r}]) should name the bad ID {bad!r}; "
+              f"its message was {error.message[:200]!r}")
+
+
+# --- complexity -------------------------------------------------------------------------
+
+ENCODE_WORDS = 1_000  # words per short text
+ENCODE_FACTOR = 16
+MAX_ENCODE_RATIO = 4.0
+TRAIN_COPIES = 8
+MAX_TRAIN_RATIO = 3.0
+
+
+def timing_corpus() -> list[str]:
+    words = random_words(41, "abcdefgh", 150, 7)
+    return random_texts(42, words, 200, (3, 8))
+
+
+@pytest.mark.points(1)
+def test_encode_linear_time(student):
+    """encode takes time proportional to the number of words"""
+    corpus = ["low lower lowest newer newest wider widest slow slower"] * 3
+    tok = train(student, corpus, 20)
+    rng = random.Random(5)
+    words = ["low", "lower", "lowest", "newer", "newest", "wider", "widest", "slow", "slower",
+             "snow", "lo", "w", "x"]
+    small = "".join(rng.choice(words) + rng.choice([" ", " ", "\n"]) for _ in range(ENCODE_WORDS))
+    func = student.get(tok, "encode")
+    worker_side = InWorker(student)
+    kept_small, kept_large = worker_side.keep_repeated(small, ENCODE_FACTOR)
+    expected = len(reference(tuple(corpus), 20).encode(small))
+    got = worker_side.call(func, kept_small, summary="len")
+    check(got == expected, f"encode of a text of {ENCODE_WORDS} words gave {show(got)} IDs, "
+                           f"expected {expected}")
+    ratio, t_batch, t_single = growth(
+        student,
+        lambda: worker_side.call(func, kept_small, summary="len", times=ENCODE_FACTOR),
+        lambda: worker_side.call(func, kept_large, summary="len"),
+        give_up=2 * MAX_ENCODE_RATIO,
+        clear=MAX_ENCODE_RATIO / 2,
+    )
+    print(f"timing: bpe encode ratio={ratio:.2f} batch={t_batch * 1e3:.2f}ms "
+          f"single={t_single * 1e3:.2f}ms")
+    check(ratio <= MAX_ENCODE_RATIO,
+          f"one encode of a text {ENCODE_FACTOR}x longer took {ratio:.1f}x as long as "
+          f"{ENCODE_FACTOR} encode calls of the short one ({t_single * 1e3:.1f} ms against "
+          f"{t_batch * 1e3:.1f} ms, {ENCODE_WORDS * ENCODE_FACTOR} words in all); in linear "
+          "time they take about as long. Look for work inside the loop over words that "
+          "grows with the text: list + list, slicing, list.pop(0), merging over the whole "
+          "text instead of word by word.")
+
+
+@pytest.mark.points(1)
+def test_training_time_ignores_duplication(student):
+    """Training on the corpus repeated 8 times takes about as long as on the corpus once"""
+    corpus = timing_corpus()
+    target = 60
+    worker_side = InWorker(student)
+    kept_once, kept_copies = worker_side.keep_repeated(corpus, TRAIN_COPIES)
+
+    def run(kept):
+        def action():
+            tok = expect_remote(student.call("BPETokenizer", target), "BPETokenizer")
+            worker_side.call(student.get(tok, "train"), kept)
+        return action
+
+    ratio, t_once, t_copies = growth(student, run(kept_once), run(kept_copies),
+                                     give_up=2 * TRAIN_COPIES, clear=MAX_TRAIN_RATIO / 2)
+    print(f"timing: train ratio={ratio:.2f} once={t_once * 1e3:.2f}ms "
+          f"copies={t_copies * 1e3:.2f}ms")
+    check(ratio <= MAX_TRAIN_RATIO,
+          f"training on the corpus repeated {TRAIN_COPIES} times took {ratio:.1f}x as long "
+          f"as on the corpus once ({t_copies * 1e3:.1f} ms against {t_once * 1e3:.1f} ms); "
+          "with word frequencies, the work per merge depends on the distinct words, not on "
+          "how often they occur. Count each word once and weight its pairs by its count.")
