@@ -140,10 +140,35 @@ def graft(namespace: dict, reference: dict, class_name: str, method: str) -> Non
     target = reference[class_name]
     student = namespace.get(class_name)
     if isinstance(student, type) and student is not target:
-        for name, value in vars(student).items():
-            if name == method or not (name.startswith("__") or hasattr(target, name)):
-                setattr(target, name, value)
+        original = set(dir(target))
+        # Every class of the student's own (a later `class CharTokenizer(CharTokenizer)`
+        # inherits build_vocab), base-most first so that an override wins.
+        own = [cls for cls in reversed(student.__mro__) if cls not in target.__mro__]
+        for cls in own:
+            for name, value in vars(cls).items():
+                if name == method or not (name.startswith("__") or name in original):
+                    setattr(target, name, value)
+        # A read-only property of the reference (vocab_size) that the student's code
+        # assigns as a plain attribute must accept the assignment.
+        for name, value in list(vars(target).items()):
+            if isinstance(value, property) and value.fset is None and not any(
+                isinstance(vars(cls).get(name), property) for cls in own
+            ):
+                setattr(target, name, _assignable(name, value))
     namespace[class_name] = target
+
+
+def _assignable(name: str, prop: property) -> property:
+    """``prop``, but an assigned value is kept and read back instead of computed."""
+    key = f"_assigned_{name}"
+
+    def get(self):
+        return self.__dict__[key] if key in self.__dict__ else prop.fget(self)
+
+    def set_(self, value):
+        self.__dict__[key] = value
+
+    return property(get, set_, doc=prop.__doc__)
 
 
 def serve(in_fd: int, out_fd: int) -> None:
