@@ -31,10 +31,18 @@ def base_error(student, method: str, argument: object) -> StudentError:
 
 
 def check_duty(exc: StudentError, method: str) -> None:
+    message = exc.message.lower()
     check(
-        "subclass" in exc.message.lower(),
+        "subclass" in message,
         f"the NotImplementedError of Tokenizer.{method} should tell what a subclass must do "
         f"(its message should mention the subclass); the message was {clip(exc.message)!r}",
+    )
+    # A message copied from the other method names the wrong duty.
+    other = "decode" if method == "encode" else "encode"
+    check(
+        method in message or other not in message,
+        f"the NotImplementedError of Tokenizer.{method} names {other}, not {method}: "
+        f"the message was {clip(exc.message)!r}",
     )
 
 

@@ -64,6 +64,16 @@ def make_many(student, vocabs: list) -> list:
     return toks
 
 
+def same_char_map(got: object, expected: dict) -> bool:
+    """``char_to_id`` as expected; whether it also maps the UNK string to 0 is free."""
+    if type(got) is not dict:
+        return False
+    if UNK in got and got[UNK] != 0:
+        return False
+    return {k: v for k, v in got.items() if k != UNK} == {
+        k: v for k, v in expected.items() if k != UNK}
+
+
 def random_vocab(rng: random.Random) -> list[str]:
     """A vocabulary as a student passes it: characters, repeats, whitespace, UNK itself."""
     entries = list(CHAR_POOL) + [" ", "\t", "\n", "a", "a", "<", UNK]
@@ -107,7 +117,7 @@ def test_constructor_vocabulary(student):
         unk_id = found["unk_id"][i]
         check(is_int(unk_id) and unk_id == 0, f"{what} unk_id is {show(unk_id)}, expected 0")
         char_to_id = found["char_to_id"][i]
-        check(char_to_id == expected.char_to_id,
+        check(same_char_map(char_to_id, expected.char_to_id),
               f"{what} char_to_id is {show(char_to_id)}, expected {show(expected.char_to_id)}")
         id_to_char = as_id_map(found["id_to_char"][i], f"{what} id_to_char")
         check(id_to_char == expected.id_to_char,
@@ -237,10 +247,10 @@ def linear_time(student, method: str, small: str | list) -> None:
     func = student.get(tok, method)
     worker_side = InWorker(student)
     kept_small, kept_large = worker_side.keep_repeated(small, FACTOR)
-    expected = len(getattr(ref.CharTokenizer(TIMING_VOCAB), method)(small))
+    # Only a sanity check: what the output is, other tests judge.
     got = worker_side.call(func, kept_small, summary="len")
-    check(got == expected, f"{method} of {len(small)} inputs gave {show(got)} outputs, "
-          f"expected {expected}")
+    check(is_int(got) and (method == "decode" or got == len(small)),
+          f"{method} of {len(small)} inputs gave {show(got)} outputs")
     ratio, t_batch, t_single = growth(
         student,
         lambda: worker_side.call(func, kept_small, summary="len", times=FACTOR),

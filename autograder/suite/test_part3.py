@@ -127,8 +127,9 @@ def compare_merges(got: list, expected: list, where: str) -> None:
     if same is None:
         check(False, f"on {where}: training learned {len(got)} merges, expected "
                      f"{len(expected)} (the first {min(len(got), len(expected))} agree)")
+    agree = " (the merges before it agree)" if same else ""
     check(False, f"on {where}: merge {same + 1} is {got[same]!r}, expected "
-                 f"{expected[same]!r} (the merges before it agree)")
+                 f"{expected[same]!r}{agree}")
 
 
 def compare_vocab(got: list[str], expected: list[str], what: str) -> None:
@@ -141,8 +142,9 @@ def compare_vocab(got: list[str], expected: list[str], what: str) -> None:
     if differ is None:
         check(False, f"{what}, vocab has {len(got)} entries, expected {len(expected)} "
                      f"(the first {min(len(got), len(expected))} agree)")
+    agree = " (the entries before it agree)" if differ else ""
     check(False, f"{what}, vocab[{differ}] is {got[differ]!r}, expected "
-                 f"{expected[differ]!r} (the entries before it agree)")
+                 f"{expected[differ]!r}{agree}")
 
 
 def check_merges(student, corpora) -> None:
@@ -287,7 +289,8 @@ def test_vocab_after_training(student):
         check(is_int(size) and size == len(vocab),
               f"{what}, vocab_size is {show(size)}, expected len(vocab) = {len(vocab)}")
         kept = student.get(tok, "target_vocab_size")
-        check(kept == (override or target),
+        # train(corpus, vocab_size) may or may not replace the constructor's target.
+        check(kept in (override or target, target),
               f"{what}, target_vocab_size is {show(kept)}, expected {override or target}")
     # Training again replaces everything learned before.
     tok = train(student, SENNRICH)
@@ -475,10 +478,10 @@ def test_encode_linear_time(student):
     func = student.get(tok, "encode")
     worker_side = InWorker(student)
     kept_small, kept_large = worker_side.keep_repeated(small, ENCODE_FACTOR)
-    expected = len(reference(tuple(corpus), 20).encode(small))
+    # Only a sanity check: what the IDs are, other tests judge.
     got = worker_side.call(func, kept_small, summary="len")
-    check(got == expected, f"encode of a text of {ENCODE_WORDS} words gave {show(got)} IDs, "
-                           f"expected {expected}")
+    check(is_int(got) and got > 0,
+          f"encode of a text of {ENCODE_WORDS} words gave {show(got)} IDs")
     ratio, t_batch, t_single = growth(
         student,
         lambda: worker_side.call(func, kept_small, summary="len", times=ENCODE_FACTOR),
