@@ -93,6 +93,10 @@ def grade_command(args: argparse.Namespace) -> int:
     subs = find_submissions(args.path, args.assignment)
     if not subs:
         raise UsageError(f"{args.path}: no student folders, notebooks or .py files in it")
+    try:  # fail before grading, not after, if the reports cannot be written
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: cannot create the folder ({exc.strerror})") from exc
     if all(s.path is None for s in subs) and len(subs) > 1:
         print(f"warning: no student has a gradable file under <student>/{args.assignment}/; "
               "is --assignment right?", file=sys.stderr)

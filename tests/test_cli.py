@@ -121,6 +121,7 @@ def test_a_single_file_is_reported_under_its_stem(tmp_path: Path) -> None:
         (["grade", "pyproject.toml", "--out", "x"], "expected a .ipynb notebook"),
         (["grade", "samples/submitted", "--out", "x", "--hidden-visibility", "public"],
          "--hidden-visibility"),
+        (["grade", "samples/submitted", "--out", "pyproject.toml"], "cannot create the folder"),
         ([], "COMMAND"),
     ],
 )
