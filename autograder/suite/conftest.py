@@ -22,6 +22,7 @@ the same exception at once, so hypothesis reproduces it instantly while shrinkin
 import contextlib
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,12 @@ from hypothesis import HealthCheck, Phase, settings
 
 from autograder.extract import StudentCode, extract
 from autograder.parts import PARTS
-from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure
+from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, limits
 from autograder.suite.plugin import WARNINGS_KEY, WORKERS_KEY, part_of
-from autograder.suite.support import HASH_SEED
+from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
+
+# Workers with other hash seeds that a part's tests will ``spawn`` (test_part3).
+PRESTART = {3: EXTRA_HASH_SEEDS}
 
 CALL_TIMEOUT = 5.0
 MAX_TIMEOUTS = 2
@@ -81,6 +85,7 @@ class PartState:
         self.part, self.code, self.config = part, code, config
         self.worker: Worker | None = None
         self.cache: dict = {}  # what the tests looked up in ``worker`` (handles stay valid)
+        self.spares: dict[int, Worker] = {}  # started ahead, by hash seed, for ``spawn``
         self.timeouts = 0
         self.seconds = 0.0
         self.broken: str | None = None  # why no further test of this part runs
@@ -99,6 +104,10 @@ class PartState:
         self.config.stash[WARNINGS_KEY].extend(worker.load_errors)
         return worker
 
+    def prestart(self, hash_seed: int) -> None:
+        """Start a worker with ``hash_seed`` now, for ``spawn`` to hand out later."""
+        self.spares[hash_seed] = self.new_worker(hash_seed)
+
     def main_worker(self) -> Worker:
         if self.worker is None or not self.worker.alive:
             if self.worker is not None:
@@ -116,8 +125,9 @@ class PartState:
             )
 
     def close(self) -> None:
-        if self.worker is not None:
-            self.worker.close()
+        for worker in [self.worker, *self.spares.values()]:
+            if worker is not None:
+                worker.close()
 
 
 _PROCESS_TREES: dict[int, list[int]] = {}
@@ -252,9 +262,27 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
     return extract(Path(path))
 
 
+def _quietly(start, *args) -> None:
+    with contextlib.suppress(GradingStopped):  # the part's state remembers why
+        start(*args)
+
+
 @pytest.fixture(scope="session")
 def parts(code: StudentCode, pytestconfig: pytest.Config):
+    """Every part's state; all the workers the session needs are started at once.
+
+    Starting a worker is mostly waiting (process creation, the interpreter, the load
+    message), so starting them side by side saves most of a second, and a submission
+    that hangs while loading costs one load timeout instead of one per part.
+    """
     states = {part: PartState(part, code, pytestconfig) for part in PARTS}
+    limits.isolation()  # probed once, before the threads need it
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        jobs = [pool.submit(_quietly, state.main_worker) for state in states.values()]
+        jobs += [pool.submit(_quietly, states[part].prestart, seed)
+                 for part, seeds in PRESTART.items() for seed in seeds]
+        for job in jobs:
+            job.result()
     yield states
     for state in states.values():
         state.close()
@@ -276,7 +304,9 @@ def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
     made: list[Worker] = []
 
     def start(hash_seed: int) -> Student:
-        worker = state.new_worker(hash_seed)
+        worker = state.spares.pop(hash_seed, None)
+        if worker is None or not worker.alive:
+            worker = state.new_worker(hash_seed)
         made.append(worker)
         return Student(state, worker, started, {})
 

@@ -48,6 +48,9 @@ from autograder.parts import PART_OF, POINTS
 from autograder.results import SubmissionResult, TestResult
 
 SUITE_DIR = Path(__file__).resolve().parent
+# The tree this runner belongs to: the scoring process imports the suite, the grader and
+# the reference from here, whatever another install of the package points to.
+REPO_ROOT = SUITE_DIR.parents[1]
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 # Seconds between SIGTERM and SIGKILL when a run is over time.
 GRACE = 3.0
@@ -99,6 +102,7 @@ def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str
         **os.environ,
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         "PYTHONHASHSEED": "0",
+        "PYTHONPATH": str(REPO_ROOT),
     }
     for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "COVERAGE_PROCESS_START"):
         env.pop(name, None)

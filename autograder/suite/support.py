@@ -18,8 +18,9 @@ from autograder.sandbox import Remote, StudentError, WorkerFailure
 
 UNK = "<UNK>"
 EOW = " "
-# PYTHONHASHSEED of every part's own worker (``spawn`` starts workers with others).
+# PYTHONHASHSEED of every part's own worker; ``spawn`` starts workers with others.
 HASH_SEED = 1
+EXTRA_HASH_SEEDS = (2, 3)
 
 # --- messages and reply checks --------------------------------------------------------
 

@@ -30,6 +30,7 @@ from .support import (
 PART = 5
 
 CORPUS = random_texts(51, ["the", "cat", "sat", "on", "mat", "hat", "that", "at", "a"], 12)
+BPE_SIZE = 16  # below the 24 tokens the corpus can give, so the size matters
 ALPHABET = "thecasonmt QZ"
 
 
@@ -48,7 +49,7 @@ def reference_tokenizer(kind: str) -> ref.Tokenizer:
         tok = ref.CharTokenizer()
         tok.build_vocab(CORPUS)
     else:
-        tok = ref.BPETokenizer(30)
+        tok = ref.BPETokenizer(BPE_SIZE)
         tok.train(CORPUS)
     return tok
 
@@ -59,7 +60,7 @@ def worker_tokenizer(student, kind: str):
         tok = expect_remote(student.call("CharTokenizer"), "CharTokenizer()")
         student.method(tok, "build_vocab", CORPUS)
     else:
-        tok = expect_remote(student.call("BPETokenizer", 30), "BPETokenizer(30)")
+        tok = expect_remote(student.call("BPETokenizer", BPE_SIZE), "BPETokenizer")
         student.method(tok, "train", CORPUS)
     return tok
 
@@ -91,14 +92,17 @@ def test_create_char_tokenizer(student):
 def test_create_bpe_tokenizer(student):
     """create_tokenizer("bpe", vocab_size, corpus) trains a BPETokenizer of that size"""
     expected = reference_tokenizer("bpe")
-    for args, kwargs in ((("bpe", 30, CORPUS), {}), (("bpe",), {"vocab_size": 30,
-                                                                 "corpus": CORPUS})):
+    for args, kwargs in ((("bpe", BPE_SIZE, CORPUS), {}),
+                         (("bpe",), {"vocab_size": BPE_SIZE, "corpus": CORPUS})):
         what = "create_tokenizer(" + ", ".join(
             [repr(a) if not isinstance(a, list) else "corpus" for a in args]
             + [f"{k}={v!r}" if k != "corpus" else "corpus=corpus" for k, v in kwargs.items()]
         ) + ")"
         tok = expect_remote(student.call("create_tokenizer", *args, **kwargs), what,
                             "BPETokenizer")
+        target = student.get(tok, "target_vocab_size")
+        check(target == BPE_SIZE, f"{what}.target_vocab_size is {show(target)}, expected "
+                                  f"{BPE_SIZE}")
         merges = student.get(tok, "merges")
         merges = [tuple(m) for m in merges] if type(merges) is list else merges
         check(merges == expected.merges, f"{what}.merges is {show(merges)}, expected "
