@@ -41,3 +41,7 @@ mutation: $(STAMP)
 .PHONY: timing-stability
 timing-stability: $(STAMP)
 	$(PY) -m autograder.validity.timing_stability --runs 30
+
+## Scale out: build autograder.zip for Gradescope (setup.sh, run_autograder, grader, reference).
+gradescope: $(STAMP)
+	$(PY) -m autograder.gradescope.bundle --out autograder.zip
