@@ -10,6 +10,7 @@ import contextlib
 import math
 import os
 import random
+import time
 from collections.abc import Callable
 
 from hypothesis import strategies as st
@@ -346,25 +347,29 @@ def _builtins(student) -> dict[str, Remote]:
 CLOCK = os.environ.get("AUTOGRADER_TIMING_CLOCK", "cpu")
 
 
-def timed(student, action: Callable[[], object], limit: float | None = None) -> float:
-    """Seconds ``action`` takes in the worker; ``inf`` if a request runs over ``limit``.
+def timed(
+    student, action: Callable[[], object], limit: float | None = None
+) -> tuple[float, float]:
+    """``(seconds, wall seconds)`` of ``action`` in the worker; ``inf`` past ``limit``.
 
-    CPU seconds of the worker's processes when the kernel reports them (``CLOCK``),
-    else the wall time of the last request ``action`` makes. ``limit`` is on wall
-    time: it is the timeout of each request.
+    ``seconds`` is the CPU time of the worker's processes when the kernel reports it
+    (``CLOCK``), else the wall time of the last request ``action`` makes. ``limit`` is
+    on wall time: it is the timeout of each request.
     """
     cpu_before = student.cpu_seconds() if CLOCK == "cpu" else None
+    start = time.perf_counter()
     try:
         with student.time_limit(limit) if limit is not None else contextlib.nullcontext():
             action()
     except WorkerFailure as exc:
         if exc.kind == "timeout" and limit is not None:
-            return math.inf
+            return math.inf, math.inf
         raise
+    wall = time.perf_counter() - start
     cpu_after = student.cpu_seconds() if cpu_before is not None else None
     if cpu_before is not None and cpu_after is not None:
-        return cpu_after - cpu_before
-    return student.last_seconds
+        return cpu_after - cpu_before, wall
+    return student.last_seconds, wall
 
 
 def growth(
@@ -386,19 +391,31 @@ def growth(
     caches), then in turns, until the ratio is at most ``clear`` (clearly linear: noise
     only makes a ratio look worse, except for a lucky single run, and a quadratic ratio
     is several times ``clear``) or ``rounds`` rounds are done. A single run that takes
-    ``give_up`` times the batch is stopped (the worker is killed) and counts as
-    infinitely slow: far beyond any threshold, and a quadratic submission does not cost
-    minutes.
+    ``give_up`` times the batch's wall time is stopped (the worker is killed) and counts
+    as infinitely slow: far beyond any threshold, and a quadratic submission does not
+    cost minutes.
     """
-    warm = timed(student, batch)
-    best_single = timed(student, single, limit=max(1.0, give_up * warm))
-    best_batch = math.inf
+    best_batch, batch_wall = timed(student, batch)
+    best_single, _ = timed(student, single, limit=max(1.0, give_up * batch_wall))
     for _ in range(rounds):
         if best_single == math.inf:
             break
-        best_batch = min(best_batch, warm, timed(student, batch))
-        best_single = min(best_single, timed(student, single, limit=max(1.0, give_up * best_batch)))
+        seconds, wall = timed(student, batch)
+        best_batch, batch_wall = min(best_batch, seconds), min(batch_wall, wall)
+        seconds, _ = timed(student, single, limit=max(1.0, give_up * batch_wall))
+        if seconds == math.inf:  # stopped: far too slow, however fast it ran before
+            best_single = math.inf
+            break
+        best_single = min(best_single, seconds)
         if best_single / max(best_batch, 1e-6) <= clear:
             break
-    best_batch = min(best_batch, warm)
     return best_single / max(best_batch, 1e-6), best_batch, best_single
+
+
+def ratio_text(ratio: float, give_up: float) -> str:
+    """``"9.5x"``, or ``"over 8x"`` for a run that was stopped."""
+    return f"over {give_up:g}x" if ratio == math.inf else f"{ratio:.1f}x"
+
+
+def ms_text(seconds: float) -> str:
+    return "stopped" if seconds == math.inf else f"{seconds * 1e3:.1f} ms"

@@ -37,7 +37,9 @@ from .support import (
     growth,
     is_int,
     many,
+    ms_text,
     random_text,
+    ratio_text,
     show,
     texts,
 )
@@ -263,9 +265,9 @@ def linear_time(student, method: str, small: str | list) -> None:
     what = "text" if method == "encode" else "list of IDs"
     size = "characters" if method == "encode" else "IDs"
     check(ratio <= MAX_RATIO,
-          f"one {method} of a {what} {FACTOR}x longer took {ratio:.1f}x as long as {FACTOR} "
-          f"{method} calls of the short one ({t_single * 1e3:.1f} ms against "
-          f"{t_batch * 1e3:.1f} ms for {len(small) * FACTOR} {size} in all); in linear time "
+          f"one {method} of a {what} {FACTOR}x longer took {ratio_text(ratio, GIVE_UP)} as long "
+          f"as {FACTOR} {method} calls of the short one ({ms_text(t_single)} against "
+          f"{ms_text(t_batch)} for {len(small) * FACTOR} {size} in all); in linear time "
           "they take about as long. Look for work inside the loop that grows with the input: "
           "list + list, slicing, list.pop(0), str + str on an attribute, searching a list.")
 
