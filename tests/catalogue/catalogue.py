@@ -3,16 +3,18 @@
 An *entry* is one wrong implementation: a plausible student bug in ONE function,
 class or method, written as the code a student would hand in for it. Its submission
 is the whole reference solution flattened into one file (a perfect ``.py``
-submission) with the entry's code appended; the grader keeps the last definition
-of a name, so the entry replaces exactly that definition. A method is replaced by
-a subclass of the same name that overrides it (``class BPETokenizer(BPETokenizer)``),
-which is what editing that one method in the student's class amounts to.
+submission) with the entry's code in it: a function, class or constant is appended
+(the grader keeps the last definition of a name, so it replaces the reference's); a
+method is written as ``class BPETokenizer(BPETokenizer): def train(...)`` and is
+edited into the reference's class, so the submission holds one class whose one
+method is wrong, as a student's would.
 
 Every entry also carries a *witness*: a check, run in this process on the built
 submission and on the reference, that the bug is real (the entry differs from the
 spec somewhere). It keeps the catalogue honest when the hidden suite is silent.
 """
 
+import ast
 import gc
 import textwrap
 import time
@@ -50,9 +52,46 @@ def reference_source() -> str:
     return reference_without(0)[0]
 
 
-def submission_source(code: str) -> str:
-    """The reference with ``code`` appended: later definitions override earlier ones."""
-    return f"{reference_source()}\n\n\n# --- catalogue entry ---\n{textwrap.dedent(code).strip()}\n"
+def _is_override(node: ast.stmt) -> bool:
+    """``class X(X): ...``: the catalogue's way of writing "method(s) of X changed"."""
+    return (
+        isinstance(node, ast.ClassDef)
+        and len(node.bases) == 1
+        and isinstance(node.bases[0], ast.Name)
+        and node.bases[0].id == node.name
+    )
+
+
+def _edit_class(target: ast.ClassDef, override: ast.ClassDef) -> None:
+    """Replace ``target``'s methods by the override's (new ones are appended)."""
+    for method in override.body:
+        if not isinstance(method, ast.FunctionDef):
+            continue
+        names = [n.name if isinstance(n, ast.FunctionDef) else None for n in target.body]
+        if method.name in names:
+            target.body[names.index(method.name)] = method
+        else:
+            target.body.append(method)
+
+
+def submission_source(*codes: str, later_cells: bool = False) -> str:
+    """The reference changed by each of ``codes``: what a student with those bugs hands in.
+
+    A method override ``class X(X): def m(...)`` is written into the reference's class
+    ``X`` (the student edited one method of their class); any other definition is
+    appended and, being later, replaces the reference's definition of that name. With
+    ``later_cells``, overrides are appended as they are instead, like a notebook cell
+    that redefines ``X`` as a subclass of itself to change one method.
+    """
+    module = ast.parse(reference_source())
+    classes = {n.name: n for n in module.body if isinstance(n, ast.ClassDef)}
+    for code in codes:
+        for node in ast.parse(textwrap.dedent(code)).body:
+            if _is_override(node) and not later_cells:
+                _edit_class(classes[node.name], node)
+            else:
+                module.body.append(node)
+    return ast.unparse(module) + "\n"
 
 
 def load(source: str) -> Namespace:

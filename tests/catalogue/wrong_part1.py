@@ -100,15 +100,51 @@ def p1_abc_base_not_instantiable(bug, ref):
 
         def encode(self, text):
             raise NotImplementedError(
-                f"{type(self).__name__} must implement encode(text) and return token IDs"
+                "a subclass of Tokenizer must implement encode(text) and return token IDs"
             )
 
         def decode(self, tokens):
             raise NotImplementedError(
-                f"{type(self).__name__} must implement encode(text) and return token IDs"
+                "a subclass of Tokenizer must implement encode(text) and return token IDs"
             )
     ''',
 )
 def p1_decode_message_copy_pasted(bug, ref):
     kind, message = base_error(bug, "decode")
     assert kind == "NotImplementedError" and "decode" not in message
+
+
+@wrong(
+    1,
+    "the base class should give a harmless default: no text, no tokens",
+    '''
+    class Tokenizer:
+        """Base class for tokenizers; subclasses override encode and decode."""
+
+        def encode(self, text):
+            return []
+
+        def decode(self, tokens):
+            return ""
+    ''',
+)
+def p1_base_returns_empty_defaults(bug, ref):
+    assert base_error(bug, "encode") is None
+
+
+@wrong(
+    1,
+    "calling a method that is not there is a type error",
+    '''
+    class Tokenizer:
+        """Base class for tokenizers."""
+
+        def encode(self, text):
+            raise TypeError("a subclass must implement encode(text) -> list[int]")
+
+        def decode(self, tokens):
+            raise TypeError("a subclass must implement decode(tokens) -> str")
+    ''',
+)
+def p1_raises_type_error(bug, ref):
+    assert base_error(bug, "encode")[0] == "TypeError"

@@ -299,3 +299,62 @@ def p2_empty_string_entry_accepted(bug, ref):
 )
 def p2_constructor_sorts_vocab(bug, ref):
     differs(bug, ref, lambda ns: char(ns, HELO).encode("hello"))
+
+
+@wrong(
+    2,
+    "text should be normalised: 'Hello' and 'hello' are the same characters",
+    """
+    class CharTokenizer(CharTokenizer):
+        def encode(self, text):
+            if not isinstance(text, str):
+                raise TypeError(f"encode expects a str, got {type(text).__name__}")
+            return [self.char_to_id.get(ch, self.unk_id) for ch in text.lower()]
+    """,
+)
+def p2_encode_lowercases(bug, ref):
+    differs(bug, ref, lambda ns: char(ns, ["H", "h"]).encode("Hh"))
+
+
+@wrong(
+    2,
+    "UNK is a special token, not part of the vocabulary size",
+    """
+    class CharTokenizer(CharTokenizer):
+        @property
+        def vocab_size(self):
+            return len(self.vocab) - 1
+    """,
+)
+def p2_vocab_size_excludes_unk(bug, ref):
+    differs(bug, ref, lambda ns: char(ns, HELO).vocab_size)
+
+
+@wrong(
+    2,
+    "-1 is the usual 'not found' value, so an unknown character encodes to -1",
+    """
+    class CharTokenizer(CharTokenizer):
+        def encode(self, text):
+            if not isinstance(text, str):
+                raise TypeError(f"encode expects a str, got {type(text).__name__}")
+            return [self.char_to_id.get(ch, -1) for ch in text]
+    """,
+)
+def p2_encode_unknown_as_minus_one(bug, ref):
+    differs(bug, ref, lambda ns: char(ns, HELO).encode("hex"))
+
+
+@wrong(
+    2,
+    "a text is its words, so encoding walks the characters of text.split()",
+    """
+    class CharTokenizer(CharTokenizer):
+        def encode(self, text):
+            if not isinstance(text, str):
+                raise TypeError(f"encode expects a str, got {type(text).__name__}")
+            return [self.char_to_id.get(ch, self.unk_id) for word in text.split() for ch in word]
+    """,
+)
+def p2_encode_skips_whitespace(bug, ref):
+    differs(bug, ref, lambda ns: char(ns, HELO + [" "]).encode("he lo"))

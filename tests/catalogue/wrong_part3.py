@@ -475,7 +475,21 @@ def p3_zero_vocab_size_accepted(bug, ref):
         def train(self, corpus, vocab_size=None):
             if vocab_size is not None:
                 self.target_vocab_size = vocab_size
-            super().train(corpus)
+            word_freq = word_frequencies(corpus)
+            word_tokens = {word: self._get_word_tokens(word) for word in word_freq}
+            self.vocab = [UNK, EOW] + sorted({ch for word in word_freq for ch in word})
+            self.merges = []
+            while len(self.vocab) < self.target_vocab_size:
+                counts = count_pairs(word_tokens, word_freq)
+                if not counts:
+                    break
+                best = min(counts, key=lambda pair: (-counts[pair], pair))
+                for word in word_tokens:
+                    word_tokens[word] = merge_pair(word_tokens[word], best)
+                self.merges.append(best)
+                if best[0] + best[1] not in self.vocab:
+                    self.vocab.append(best[0] + best[1])
+            self._build_mappings()
     """,
 )
 def p3_train_skips_vocab_size_check(bug, ref):
@@ -490,7 +504,21 @@ def p3_train_skips_vocab_size_check(bug, ref):
         def train(self, corpus, vocab_size=None):
             if vocab_size is not None:
                 check_vocab_size(vocab_size)
-            super().train(corpus)
+            word_freq = word_frequencies(corpus)
+            word_tokens = {word: self._get_word_tokens(word) for word in word_freq}
+            self.vocab = [UNK, EOW] + sorted({ch for word in word_freq for ch in word})
+            self.merges = []
+            while len(self.vocab) < self.target_vocab_size:
+                counts = count_pairs(word_tokens, word_freq)
+                if not counts:
+                    break
+                best = min(counts, key=lambda pair: (-counts[pair], pair))
+                for word in word_tokens:
+                    word_tokens[word] = merge_pair(word_tokens[word], best)
+                self.merges.append(best)
+                if best[0] + best[1] not in self.vocab:
+                    self.vocab.append(best[0] + best[1])
+            self._build_mappings()
     """,
 )
 def p3_train_ignores_vocab_size_argument(bug, ref):
@@ -608,15 +636,41 @@ def p3_encode_without_word_split(bug, ref):
 
 @wrong(
     3,
-    "no need to validate IDs: the dict lookup complains about a bad one (with KeyError)",
+    "a word always encodes the same way, so a cache filled once is good forever (even after train)",
     """
     class BPETokenizer(BPETokenizer):
-        def decode(self, tokens):
-            return "".join(self.id_to_token[t] for t in tokens).rstrip(" ")
+        def __init__(self, vocab_size=1000):
+            self.target_vocab_size = check_vocab_size(vocab_size)
+            self.vocab = [UNK, EOW]
+            self.merges = []
+            self.cache = {}
+            self._build_mappings()
+
+        def encode(self, text):
+            if not isinstance(text, str):
+                raise TypeError(f"encode expects a str, got {type(text).__name__}")
+            ids = []
+            for word in text.split():
+                if word not in self.cache:
+                    tokens = self._apply_merges(self._get_word_tokens(word))
+                    self.cache[word] = [self.token_to_id.get(t, 0) for t in tokens]
+                ids.extend(self.cache[word])
+            return ids
     """,
+    gap=(
+        "not caught: no Part 3 test encodes, retrains and encodes again; add one that trains, "
+        "encodes a text, retrains on another corpus (or with another vocab_size) and compares "
+        "encode with a freshly trained reference"
+    ),
 )
-def p3_decode_relies_on_keyerror(bug, ref):
-    differs(bug, ref, lambda ns: trained(ns, HELLO).decode([99]))
+def p3_encode_cache_survives_retraining(bug, ref):
+    def probe(ns):
+        tokenizer = trained(ns, SENNRICH)
+        tokenizer.encode("hello")
+        tokenizer.train(HELLO)
+        return tokenizer.encode("hello")
+
+    differs(bug, ref, probe)
 
 
 @wrong(

@@ -216,3 +216,69 @@ def p4_merge_pair_mutates_input(bug, ref):
         return tokens
 
     differs(bug, ref, probe)
+
+
+@wrong(
+    4,
+    "merging a pair means merging where it occurs (the first place)",
+    """
+    def merge_pair(tokens, pair):
+        for i in range(len(tokens) - 1):
+            if (tokens[i], tokens[i + 1]) == pair:
+                return tokens[:i] + [pair[0] + pair[1]] + tokens[i + 2 :]
+        return list(tokens)
+    """,
+)
+def p4_merge_pair_first_occurrence_only(bug, ref):
+    differs(bug, ref, lambda ns: ns["merge_pair"](["a", "b", "a", "b", " "], ("a", "b")))
+
+
+@wrong(
+    4,
+    "the loop looks at pairs, so it runs to len(tokens) - 1 (and forgets the last token)",
+    """
+    def merge_pair(tokens, pair):
+        merged = []
+        i = 0
+        while i < len(tokens) - 1:
+            if tokens[i] == pair[0] and tokens[i + 1] == pair[1]:
+                merged.append(pair[0] + pair[1])
+                i += 2
+            else:
+                merged.append(tokens[i])
+                i += 1
+        return merged
+    """,
+)
+def p4_merge_pair_drops_last_token(bug, ref):
+    differs(bug, ref, lambda ns: ns["merge_pair"](["a", "b", "c", " "], ("a", "b")))
+
+
+@wrong(
+    4,
+    "words should be normalised to lower case before counting",
+    """
+    def word_frequencies(corpus):
+        return Counter(word.lower() for text in corpus for word in text.split())
+    """,
+)
+def p4_word_frequencies_lowercases(bug, ref):
+    differs(bug, ref, lambda ns: dict(ns["word_frequencies"](["The the"])))
+
+
+@wrong(
+    4,
+    "punctuation is not part of a word",
+    """
+    def word_frequencies(corpus):
+        counts = Counter()
+        for text in corpus:
+            for word in text.split():
+                word = word.strip(".,;:!?\\"'()")
+                if word:
+                    counts[word] += 1
+        return counts
+    """,
+)
+def p4_word_frequencies_strips_punctuation(bug, ref):
+    differs(bug, ref, lambda ns: dict(ns["word_frequencies"](["hello, world."])))

@@ -169,7 +169,7 @@ def analyze_tokenization(texts, tokenizer):
         "max_sequence_length": {longest},
         "unique_tokens": {unique},
         "compression_ratio": {ratio},
-        "unknown_rate": unknown / total if total else 0.0,
+        "unknown_rate": {unknown_rate},
     }}
 '''
 
@@ -179,9 +179,12 @@ def analyze(
     longest="max((len(ids) for ids in sequences), default=0)",
     unique="len({t for ids in sequences for t in ids})",
     ratio="characters / total if total else 0.0",
+    unknown_rate="unknown / total if total else 0.0",
 ) -> str:
     """The reference's analyze_tokenization as a student writes it, one expression changed."""
-    return ANALYZE.format(avg=avg, longest=longest, unique=unique, ratio=ratio)
+    return ANALYZE.format(
+        avg=avg, longest=longest, unique=unique, ratio=ratio, unknown_rate=unknown_rate
+    )
 
 
 @wrong(
@@ -285,3 +288,72 @@ def p5_max_length_in_characters(bug, ref):
         return ns["analyze_tokenization"](["hello hello", "xyz"], tokenizer)["max_sequence_length"]
 
     differs(bug, ref, probe)
+
+
+@wrong(
+    5,
+    "max_length limits the text, so cut the text before encoding it",
+    """
+    def tokenize_dataset(texts, tokenizer, max_length=None):
+        if max_length is not None and max_length < 0:
+            raise ValueError(f"max_length must be >= 0, got {max_length}")
+        if max_length is None:
+            return [tokenizer.encode(text) for text in texts]
+        return [tokenizer.encode(text[:max_length]) for text in texts]
+    """,
+)
+def p5_tokenize_dataset_truncates_characters(bug, ref):
+    def probe(ns):
+        tokenizer = ns["BPETokenizer"](1000)
+        tokenizer.train(["hello hello help"])
+        return ns["tokenize_dataset"](["hello help"], tokenizer, 2)
+
+    differs(bug, ref, probe)
+
+
+@wrong(
+    5,
+    "strategy names should be forgiving: 'BPE' and ' char ' mean the same",
+    """
+    def create_tokenizer(strategy, vocab_size=1000, corpus=None):
+        corpus = list(corpus or [])
+        strategy = strategy.strip().lower()
+        if strategy == "char":
+            tokenizer = CharTokenizer()
+            tokenizer.build_vocab(corpus)
+            return tokenizer
+        if strategy == "bpe":
+            tokenizer = BPETokenizer(vocab_size)
+            tokenizer.train(corpus)
+            return tokenizer
+        raise ValueError(f"unknown strategy {strategy!r}; valid strategies are 'bpe', 'char'")
+    """,
+    gap=(
+        "not caught: test_create_unknown_strategy tries 'word', 'unigram' and ''; add near "
+        "misses such as 'BPE', 'Char' and ' bpe', which the spec also rejects (any strategy "
+        "other than 'char' and 'bpe' raises ValueError)"
+    ),
+)
+def p5_create_tokenizer_case_insensitive(bug, ref):
+    differs(bug, ref, lambda ns: ns["create_tokenizer"]("BPE", 10, ["ab"]).vocab)
+
+
+@wrong(
+    5,
+    "the unknown rate is the average of each text's unknown rate",
+    analyze(
+        unknown_rate="sum(ids.count(0) / len(ids) for ids in sequences if ids)"
+        " / sum(1 for ids in sequences if ids) if total else 0.0"
+    ),
+)
+def p5_unknown_rate_averaged_per_text(bug, ref):
+    differs(bug, ref, lambda ns: analysis(ns)["unknown_rate"])
+
+
+@wrong(
+    5,
+    "a sequence length is a whole number, so the average uses //",
+    analyze(avg="total // len(texts) if texts else 0"),
+)
+def p5_average_uses_floor_division(bug, ref):
+    differs(bug, ref, lambda ns: analysis(ns)["avg_sequence_length"])

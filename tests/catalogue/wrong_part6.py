@@ -168,3 +168,64 @@ def p6_tradeoff_attention_of_truncated_length(bug, ref):
 )
 def p6_tradeoff_length_of_whole_corpus(bug, ref):
     differs(bug, ref, lambda ns: [row["avg_sequence_length"] for row in tradeoff(ns)])
+
+
+@wrong(
+    6,
+    "dividing by 1024 turns bytes into megabytes",
+    "Q1_EMBEDDING_MIB = round(30_000 * 768 * 4 / 1024, 2)",
+)
+def p6_q1_divides_by_1024_once(bug, ref):
+    assert abs(bug["Q1_EMBEDDING_MIB"] - ref["Q1_EMBEDDING_MIB"]) > 0.01
+
+
+@wrong(
+    6,
+    "lengths are integers, so their ratio is integer division",
+    """
+    def attention_speedup(long_len, short_len):
+        return (long_len // short_len) ** 2
+    """,
+)
+def p6_speedup_integer_division(bug, ref):
+    differs(bug, ref, lambda ns: ns["attention_speedup"](300, 200))
+
+
+@wrong(
+    6,
+    "math.pow is how Python squares a number",
+    """
+    import math
+
+    def attention_scores(seq_len, batch_size=1):
+        return batch_size * math.pow(seq_len, 2)
+    """,
+)
+def p6_attention_scores_math_pow(bug, ref):
+    assert type(bug["attention_scores"](200, 32)) is float
+
+
+@wrong(
+    6,
+    "train once with the largest size; the smaller vocabularies are inside it",
+    """
+    def vocab_tradeoff(corpus, vocab_sizes, embed_dim):
+        tokenizer = BPETokenizer(max(vocab_sizes, default=1))
+        tokenizer.train(corpus)
+        lengths = [len(tokenizer.encode(text)) for text in corpus]
+        avg = sum(lengths) / len(lengths) if lengths else 0.0
+        rows = []
+        for size in vocab_sizes:
+            actual = min(size, tokenizer.vocab_size)
+            rows.append({
+                "vocab_size": size,
+                "actual_vocab_size": actual,
+                "avg_sequence_length": avg,
+                "embedding_bytes": embedding_memory_bytes(actual, embed_dim),
+                "attention_scores": float(avg**2),
+            })
+        return rows
+    """,
+)
+def p6_tradeoff_trains_once(bug, ref):
+    differs(bug, ref, lambda ns: [row["avg_sequence_length"] for row in tradeoff(ns)])

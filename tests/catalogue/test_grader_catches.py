@@ -1,0 +1,65 @@
+"""The hidden autograder against the catalogue: every wrong implementation loses points in
+its own part and nothing elsewhere; every correct implementation scores full marks.
+
+Grading runs ``autograder.suite.run.grade_file`` on each catalogue submission (see
+``grading.py`` for the bundles). An entry the suite does not catch carries ``gap``, the
+test that would catch it, and is an expected failure here until the suite has it.
+"""
+
+import pytest
+
+from autograder.parts import POINTS
+
+from .entries import ENTRIES
+from .grading import CORRECT, failed_tests, lost
+
+# Grading the whole catalogue happens in the first test that asks for it.
+pytestmark = pytest.mark.timeout(1800)
+
+
+def graded(catalogue_grades, entry):
+    job_of, results = catalogue_grades
+    job = job_of[entry.name]
+    result = results[job.key]
+    assert result["status"] == "graded", f"{job.key}: {result['error']}"
+    return job, result
+
+
+def entry_params():
+    for entry in ENTRIES:
+        marks = [pytest.mark.xfail(strict=True, reason=entry.gap)] if entry.gap else []
+        yield pytest.param(entry, id=entry.name, marks=marks)
+
+
+@pytest.mark.parametrize("entry", list(entry_params()))
+def test_wrong_implementation_loses_points_in_its_part(catalogue_grades, entry):
+    job, result = graded(catalogue_grades, entry)
+    assert lost(result, entry.part) > 0, (
+        f"{entry.name} (Part {entry.part}: {entry.misconception}) scored full marks in {job.key}"
+    )
+
+
+@pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in ENTRIES])
+def test_wrong_implementation_costs_nothing_elsewhere(catalogue_grades, entry):
+    job, result = graded(catalogue_grades, entry)
+    leaks = {
+        part: failed_tests(result, part)
+        for part in POINTS
+        if part not in job.bug_parts and lost(result, part) > 0
+    }
+    assert not leaks, f"{job.key} ({sorted(e.name for e in job.entries)}) lost points in {leaks}"
+
+
+def correct_params():
+    for correct in CORRECT:
+        marks = [pytest.mark.xfail(strict=True, reason=correct.gap)] if correct.gap else []
+        yield pytest.param(correct, id=correct.name, marks=marks)
+
+
+@pytest.mark.parametrize("correct", list(correct_params()))
+def test_correct_implementation_scores_full_marks(catalogue_grades, correct):
+    _, results = catalogue_grades
+    result = results[f"correct:{correct.name}"]
+    assert result["status"] == "graded", result["error"]
+    losses = {part: failed_tests(result, part) for part in POINTS if lost(result, part) > 0}
+    assert not losses, f"{correct.name} ({correct.description}) lost points: {losses}"
