@@ -1,15 +1,19 @@
 """Grade a batch of submissions in parallel, one ``grade_file`` call per student.
 
 Each ``grade_file`` runs the suite in its own process, so a thread pool is
-enough for parallelism. Nothing a submission does can stop the batch: a missing
-file, a failure to grade or even a bug in the grader gives that student a result
-with ``status="error"`` and the reason.
+enough for parallelism. With a ``ResultCache``, a submission graded before (same
+bytes, same grader) is not graded again, so an interrupted batch resumes.
+
+Nothing a submission does can stop the batch: a missing file, a failure to
+grade or even a bug in the grader gives that student a result with
+``status="error"`` and the reason.
 """
 
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+from .cache import ResultCache
 from .collect import Submission
 from .parts import POINTS
 from .results import SubmissionResult
@@ -32,22 +36,26 @@ def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
 
 
 def grade_one(
-    sub: Submission, *, timeout: float, hidden_visibility: str
+    sub: Submission, *, timeout: float, hidden_visibility: str, cache: ResultCache | None = None
 ) -> SubmissionResult:
-    """Grade one submission; never raises."""
+    """Grade one submission (or take its cached result); never raises."""
     if sub.path is None:
         return error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
     started = time.monotonic()
     try:
-        from .suite.run import grade_file
+        result = cache.get(sub.path) if cache else None
+        if result is None:
+            from .suite.run import grade_file
 
-        result = grade_file(
-            sub.path,
-            sub.student_id,
-            source_label=sub.label,
-            timeout=timeout,
-            hidden_visibility=hidden_visibility,
-        )
+            result = grade_file(
+                sub.path,
+                sub.student_id,
+                source_label=sub.label,
+                timeout=timeout,
+                hidden_visibility=hidden_visibility,
+            )
+            if cache:
+                cache.put(sub.path, result)
     except Exception as exc:  # a grader bug must not stop the class's batch
         result = error_result(
             sub.student_id, sub.label, f"internal grader error: {type(exc).__name__}: {exc}"
@@ -67,12 +75,15 @@ def grade_all(
     timeout: float = 300.0,
     hidden_visibility: str = "after_published",
     on_done: Callable[[SubmissionResult, int, int], None] | None = None,
+    cache: ResultCache | None = None,
 ) -> list[SubmissionResult]:
     """Grade ``subs`` with ``jobs`` in parallel; results sorted by student_id."""
     results: list[SubmissionResult] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [
-            pool.submit(grade_one, s, timeout=timeout, hidden_visibility=hidden_visibility)
+            pool.submit(
+                grade_one, s, timeout=timeout, hidden_visibility=hidden_visibility, cache=cache
+            )
             for s in subs
         ]
         for future in as_completed(futures):

@@ -14,12 +14,15 @@ import time
 from pathlib import Path
 
 from .batch import grade_all
+from .cache import ResultCache
 from .collect import UsageError, find_submissions
 from .report import console_summary, write_reports
 from .report.format import one_line, points
 from .results import SubmissionResult
+from .sandbox import limits
 
 VISIBILITIES = ("after_published", "hidden", "visible", "after_due_date")
+CACHE_DIR = ".cache"  # results by submission content, so a rerun resumes
 
 
 def _positive_int(text: str) -> int:
@@ -70,18 +73,36 @@ def build_parser() -> argparse.ArgumentParser:
                        help="Gradescope visibility of the hidden tests (default: %(default)s)")
     grade.add_argument("--timeout", metavar="SECONDS", type=_positive_float, default=300.0,
                        help="wall-time limit per submission (default: %(default)g)")
+    grade.add_argument("--force", action="store_true",
+                       help="grade every submission again, ignoring results cached in DIR/.cache")
     return parser
 
 
-def _progress(result: SubmissionResult, done: int, total: int) -> None:
-    if result["status"] == "graded":
-        outcome = f"{points(result['score'])} / {points(result['max_score'])}"
-    else:
-        outcome = f"not graded: {one_line(result['error'] or 'unknown', 80)}"
-    seconds = f" ({result['seconds']:.1f} s)" if result["seconds"] else ""
-    width = len(str(total))
-    print(f"[{done:>{width}}/{total}] {one_line(result['student_id'], 40)}: {outcome}{seconds}",
-          file=sys.stderr, flush=True)
+class Progress:
+    """A progress bar with finished / failed-to-grade / remaining, and one line per student."""
+
+    def __init__(self, total: int) -> None:
+        from tqdm import tqdm
+
+        self.failed = 0
+        self.bar = tqdm(total=total, unit="sub", file=sys.stderr, dynamic_ncols=True)
+
+    def __call__(self, result: SubmissionResult, done: int, total: int) -> None:
+        if result["status"] == "graded":
+            outcome = f"{points(result['score'])} / {points(result['max_score'])}"
+        else:
+            self.failed += 1
+            outcome = f"not graded: {one_line(result['error'] or 'unknown', 80)}"
+        seconds = f" ({result['seconds']:.1f} s)" if result["seconds"] else ""
+        self.bar.write(f"{one_line(result['student_id'], 40)}: {outcome}{seconds}",
+                       file=sys.stderr)
+        self.bar.set_postfix_str(
+            f"finished {done - self.failed}, failed {self.failed}, remaining {total - done}"
+        )
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def grade_command(args: argparse.Namespace) -> int:
@@ -103,9 +124,17 @@ def grade_command(args: argparse.Namespace) -> int:
     jobs = min(args.jobs, len(subs))
     print(f"Grading {len(subs)} submission{'s' * (len(subs) != 1)} from {args.path} "
           f"with {jobs} job{'s' * (jobs != 1)}...", file=sys.stderr, flush=True)
+    # Workers must not see other students' files or the reports.
+    limits.hide(args.path if args.path.is_dir() else args.path.parent, args.out)
+    options = f"visibility={args.hidden_visibility};timeout={args.timeout:g}"
+    cache = ResultCache(args.out / CACHE_DIR, options, read=not args.force)
     started = time.monotonic()
-    results = grade_all(subs, jobs=jobs, timeout=args.timeout,
-                        hidden_visibility=args.hidden_visibility, on_done=_progress)
+    progress = Progress(len(subs))
+    try:
+        results = grade_all(subs, jobs=jobs, timeout=args.timeout, cache=cache,
+                            hidden_visibility=args.hidden_visibility, on_done=progress)
+    finally:
+        progress.close()
     wall = time.monotonic() - started
     reports = write_reports(results, args.out, assignment=args.assignment,
                             wall_seconds=wall, jobs=jobs)

@@ -164,3 +164,35 @@ def test_find_submissions_in_a_tree(tmp_path: Path) -> None:
     assert subs[0].path is None and subs[0].error.startswith(NOTHING_FOUND)
     assert subs[1].label == "b/tokenization/tokenization.ipynb"
     assert subs[2].label == "loose.py"
+
+
+def tamper_with_cache(out: Path) -> float:
+    """Fail one passed test in every cached result; return the points it took away."""
+    import json
+
+    entries = sorted((out / ".cache").glob("*.json"))
+    assert entries, "graded results should have been cached"
+    taken = 0.0
+    for entry in entries:
+        data = json.loads(entry.read_text())
+        test = next((t for t in data["tests"] if t["score"] > 0), None)
+        if test is None:
+            continue
+        taken = test["score"]
+        test.update(score=0.0, status="failed", output="tampered")
+        data["parts"][str(test["part"])]["score"] -= taken
+        data["score"] -= taken
+        entry.write_text(json.dumps(data))
+    return taken
+
+
+def test_a_rerun_resumes_from_the_cache_and_force_regrades(graded) -> None:
+    _, out = graded
+    taken = tamper_with_cache(out)
+    again = run_cli("grade", out.parent / "submitted", "--out", out, "--jobs", "2")
+    assert again.returncode == 0, again.stderr
+    assert float(rows(out)["good"]["total"]) == 100.0 - taken, "the rerun should use the cache"
+    forced = run_cli("grade", out.parent / "submitted", "--out", out, "--jobs", "2", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert float(rows(out)["good"]["total"]) == 100.0, "--force must grade again"
+    assert float(rows(out)["stub"]["total"]) == 0.0

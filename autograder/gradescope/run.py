@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     root = parser.parse_args(argv).root
     results = root / "results"
     results.mkdir(parents=True, exist_ok=True)
-    limits.HIDDEN_DIRS.append(results)
+    limits.hide(results, root / "submission")
     result = grade_submission(root)
     if limits.exposed_secrets():
         print("warning: the worker can read", ", ".join(limits.exposed_secrets()), file=sys.stderr)

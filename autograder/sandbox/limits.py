@@ -39,8 +39,26 @@ LIMITS = {
 }
 MARKER = "AUTOGRADER_WORKER"
 LEVELS = ("root", "drop", "userns", "basic")
-# Directories the worker must not see, in addition to the repository.
-HIDDEN_DIRS: list[Path] = []
+# Directories the worker must not see besides the repository (submissions, reports). An
+# environment variable, so that scoring processes started by the CLI inherit it.
+HIDE_ENV = "AUTOGRADER_HIDE"
+
+
+def hide(*paths: Path) -> None:
+    """Hide ``paths`` from every worker started by this process or its children."""
+    known = [p for p in os.environ.get(HIDE_ENV, "").split(os.pathsep) if p]
+    known += [str(Path(p).resolve()) for p in paths if str(Path(p).resolve()) not in known]
+    os.environ[HIDE_ENV] = os.pathsep.join(known)
+
+
+def hidden_dirs(python: str) -> list[Path]:
+    """The repository and every folder passed to ``hide`` that exists now.
+
+    A folder that holds the worker's interpreter (``/``, a home with pyenv) is
+    never covered: the worker could not start.
+    """
+    named = [Path(p) for p in os.environ.get(HIDE_ENV, "").split(os.pathsep) if p]
+    return [d for d in (REPO, *named) if d.is_dir() and not Path(python).is_relative_to(d)]
 
 
 def worker_env(hash_seed: int = 0, home: str = "/tmp", marker: str = "") -> dict[str, str]:
@@ -73,9 +91,10 @@ def _wrap(level: str, python: str, args: list[str]) -> list[str]:
             "--no-new-privs", "--"]
     if level in ("basic", "drop"):
         return drop + command if level == "drop" else command
-    hidden = [REPO, *HIDDEN_DIRS]
-    mounts = ["mount -t tmpfs -o mode=1777,size=64m tmpfs /tmp"]
-    mounts += [f"mount -t tmpfs -o size=4k,mode=000 tmpfs {shlex.quote(str(d))}" for d in hidden]
+    # Cover the hidden folders first (some may lie under /tmp), then give a private /tmp.
+    mounts = [f"mount -t tmpfs -o size=4k,mode=000 tmpfs {shlex.quote(str(d))}"
+              for d in hidden_dirs(python)]
+    mounts.append("mount -t tmpfs -o mode=1777,size=64m tmpfs /tmp")
     script = " && ".join(
         [*mounts, "cd /tmp", "exec " + shlex.join([*(drop if level == "root" else []), *command])]
     )

@@ -1,0 +1,74 @@
+"""Results cached by what determines them, so an interrupted batch resumes where it stopped.
+
+A result is stored under the SHA-256 of the submission's bytes together with a
+fingerprint of the grader: the reference, the parts table, extraction, sandbox
+and hidden suite sources, and the grading options. Change any of them and every
+submission is graded again; change nothing and a rerun only grades what is new.
+
+Only ``graded`` results are kept. A timeout or a crash may be the machine's
+fault (a loaded batch, an out-of-memory kill), so it is retried on the next run.
+"""
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+
+from .results import SubmissionResult
+
+PACKAGE = Path(__file__).resolve().parent
+# Everything whose change can change a score.
+GRADER_SOURCES = (
+    PACKAGE.parent / "solutions",
+    PACKAGE / "extract",
+    PACKAGE / "sandbox",
+    PACKAGE / "suite",
+    PACKAGE / "parts.py",
+    PACKAGE / "results.py",
+)
+
+
+@cache
+def grader_fingerprint() -> str:
+    """A digest of every source file that decides scores."""
+    digest = hashlib.sha256()
+    for root in GRADER_SOURCES:
+        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
+        for path in files:
+            digest.update(str(path.relative_to(PACKAGE.parent)).encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+class ResultCache:
+    """Graded results in ``folder``, one JSON file per (submission, grader, options)."""
+
+    def __init__(self, folder: Path, options: str, read: bool = True) -> None:
+        self.folder = Path(folder)
+        self.options = options
+        self.read = read  # False: regrade everything (--force) but still store the results
+
+    def key(self, path: Path) -> str:
+        digest = hashlib.sha256(Path(path).read_bytes())
+        digest.update(f"\0{grader_fingerprint()}\0{self.options}".encode())
+        return digest.hexdigest()
+
+    def get(self, path: Path) -> SubmissionResult | None:
+        """The stored result for this exact file, or None."""
+        if not self.read:
+            return None
+        try:
+            data = json.loads((self.folder / f"{self.key(path)}.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and data.get("status") == "graded" else None
+
+    def put(self, path: Path, result: SubmissionResult) -> None:
+        """Store ``result`` if it is worth keeping (graded); written atomically."""
+        if result["status"] != "graded":
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        target = self.folder / f"{self.key(path)}.json"
+        partial = target.with_suffix(".tmp")
+        partial.write_text(json.dumps(result), encoding="utf-8")
+        partial.replace(target)
