@@ -210,8 +210,13 @@ def _sites(node: ast.AST, path: tuple, scope: str, part: int | None,
     for field, index, child in _children(node):
         if field in ("annotation", "returns", "decorator_list"):
             continue
-        child_part = _part_of(child) if not path and isinstance(child, ast.stmt) else part
-        yield from _sites(child, (*path, (field, index)), scope, child_part, in_function)
+        child_scope, child_part = scope, part
+        if not path:  # a top-level statement: its part, and a constant's name as its scope
+            child_part = _part_of(child)
+            names = child.targets if isinstance(child, ast.Assign) else []
+            if len(names) == 1 and isinstance(names[0], ast.Name):
+                child_scope = names[0].id
+        yield from _sites(child, (*path, (field, index)), child_scope, child_part, in_function)
 
 
 def _mutated_statement(tree: ast.Module, site: _Site) -> str:
