@@ -52,6 +52,7 @@ SUITE_DIR = Path(__file__).resolve().parent
 # the reference from here, whatever another install of the package points to.
 REPO_ROOT = SUITE_DIR.parents[1]
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / f"autograder-hypothesis-{os.getuid()}"
 # Seconds between SIGTERM and SIGKILL when a run is over time.
 GRACE = 3.0
 # Options of the scoring process's pytest, apart from the paths.
@@ -103,6 +104,10 @@ def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         "PYTHONHASHSEED": "0",
         "PYTHONPATH": str(REPO_ROOT),
+        # Hypothesis caches tables it builds (Unicode categories, constants of the
+        # suite's modules) on disk; a fresh working directory each run would rebuild
+        # them every time. The example database stays off (conftest).
+        "HYPOTHESIS_STORAGE_DIRECTORY": str(HYPOTHESIS_CACHE),
     }
     for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "COVERAGE_PROCESS_START"):
         env.pop(name, None)

@@ -19,6 +19,8 @@ from autograder.sandbox import Remote, StudentError, WorkerFailure
 
 UNK = "<UNK>"
 EOW = " "
+# Hypothesis examples of the round-trip properties, after the seeded cases.
+ROUND_TRIP_EXAMPLES = 12
 # PYTHONHASHSEED of every part's own worker; ``spawn`` starts workers with others.
 HASH_SEED = 1
 EXTRA_HASH_SEEDS = (2, 3)
@@ -137,8 +139,6 @@ WHITESPACE = [" ", "  ", "\t", "\n", "\r\n", " \t ", "\u00a0", "\u3000", "\x0b",
               "\x1c", "\x85", "\u2028"]
 # Text that looks like markup must round-trip like any other text.
 LITERALS = ["<UNK>", "</w>", "<unk>", "</w></w>", "x<UNK>y", "</w>a"]
-# Any character but lone surrogates (they cannot be written to a UTF-8 report).
-ANY_CHAR = st.characters(exclude_categories=("Cs",))
 
 
 def texts(alphabet: str | None = None, max_pieces: int = 8) -> st.SearchStrategy[str]:
@@ -177,6 +177,15 @@ def random_words(seed: int, alphabet: str, count: int, max_len: int) -> list[str
 CHAR_POOL = (
     "abcdefghijklmnopqrstuvwxyzABCXYZ0123456789.,;:!?'\"-_()[]{}<>/\\|@#$%^&*+=~`"
     "éèßñüçØΩЖא日本語中文한국어😀🎉👍🏽\u0301\u200b\u00ad\ufeff\x00\x7f\x1b"
+)
+
+
+# Any character but lone surrogates (they cannot be written to a UTF-8 report). Drawn
+# from code points, not with st.characters(): that builds hypothesis' Unicode table, a
+# second or more per scoring process (its cache lives in the working directory).
+ANY_CHAR = st.one_of(
+    st.sampled_from(CHAR_POOL),
+    st.integers(0x20, 0x10FFFF).filter(lambda c: not 0xD800 <= c <= 0xDFFF).map(chr),
 )
 
 
@@ -262,6 +271,20 @@ class InWorker:
         return results[0] if times == 1 else results  # type: ignore[index]
 
 
+def handle(student, name: str, attribute: str | None = None) -> Remote:
+    """The worker's ``name`` (or ``name.attribute``), looked up once per worker."""
+    key = ("handle", name, attribute)
+    found = student.cache.get(key)
+    if found is None:
+        found = student.get(None, name)
+        if attribute is not None:
+            found = student.get(found, attribute)
+        check(isinstance(found, Remote), f"{name} should be a function or a class, got "
+                                         f"{show(found)}")
+        student.cache[key] = found
+    return found
+
+
 def many(student, func: str | Remote, *columns: list, describe=None) -> list:
     """``[func(*row) for row in zip(*columns)]``, computed in the worker in one request.
 
@@ -270,7 +293,7 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
     retried one by one to say which input raised (``describe(row)``, else its ``repr``).
     """
     if isinstance(func, str):
-        func = student.get(None, func)
+        func = handle(student, func)
     builtins = worker_builtins(student)
     count = len(columns[0]) if columns else 0
     try:
@@ -289,6 +312,31 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
                 raise
         raise
     check(type(results) is list and len(results) == count, "the grader could not call your code")
+    return results  # type: ignore[return-value]
+
+
+def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | None,
+                     texts: list[str]) -> list:
+    """``decode(encode(text))`` of every text, composed in the worker (three requests).
+
+    ``encode``/``decode`` are bound methods (``objects`` None) or a class's functions
+    applied to ``objects`` one by one.
+    """
+    builtins = worker_builtins(student)
+    call = student.method
+    before = [objects] if objects is not None else []
+    try:
+        ids = call(builtins["map"], "__call__", encode, *before, texts)
+        back = call(builtins["map"], "__call__", decode, *before, ids)
+        results = call(builtins["list"], "__call__", back)
+    except StudentError as exc:
+        where = show(texts[0]) if len(texts) == 1 else "one of the texts"
+        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        exc.student_message = (  # type: ignore[attr-defined]
+            f"your code raised {exc.type_name}{detail} (in decode(encode({where})))")
+        raise
+    check(type(results) is list and len(results) == len(texts),
+          "the grader could not call your code")
     return results  # type: ignore[return-value]
 
 

@@ -23,6 +23,7 @@ from .support import (
     expect_raises,
     expect_remote,
     expect_str_list,
+    handle,
     is_int,
     many,
     random_text,
@@ -92,9 +93,8 @@ def test_build_vocab_worked_example(student):
 @pytest.mark.points(2)
 def test_build_vocab_sorted(student):
     """build_vocab gives [UNK] + the sorted characters of the corpus, whitespace included"""
-    cls = student.get(None, "CharTokenizer")
-    toks = many(student, cls, [[]] * len(CORPORA))
-    many(student, student.get(cls, "build_vocab"), toks, CORPORA,
+    toks = many(student, "CharTokenizer", [[]] * len(CORPORA))
+    many(student, handle(student, "CharTokenizer", "build_vocab"), toks, CORPORA,
          describe=lambda row: f"build_vocab({show(row[1])})")
     found = {name: attributes(student, toks, name)
              for name in ("vocab", "vocab_size", "char_to_id", "id_to_char")}
