@@ -173,5 +173,5 @@ def write_report(path: str, jobs: list[Job], results: dict[str, dict]) -> None:
 
 def settings_from_env() -> tuple[bool, int, str | None]:
     solo = os.environ.get("CATALOGUE_SOLO", "") not in ("", "0")
-    workers = int(os.environ.get("CATALOGUE_JOBS", "2"))
+    workers = int(os.environ.get("CATALOGUE_JOBS", "3"))
     return solo, workers, os.environ.get("CATALOGUE_REPORT")

@@ -4,6 +4,10 @@ its own part and nothing elsewhere; every correct implementation scores full mar
 Grading runs ``autograder.suite.run.grade_file`` on each catalogue submission (see
 ``grading.py`` for the bundles). An entry the suite does not catch carries ``gap``, the
 test that would catch it, and is an expected failure here until the suite has it.
+
+Environment: ``CATALOGUE_JOBS`` (parallel gradings, default 3), ``CATALOGUE_SOLO=1``
+(grade every entry alone: the strictest isolation check, about four times slower),
+``CATALOGUE_REPORT=path.json`` (per submission: entries, lost points, failed tests).
 """
 
 import pytest

@@ -358,3 +358,29 @@ def p2_encode_unknown_as_minus_one(bug, ref):
 )
 def p2_encode_skips_whitespace(bug, ref):
     differs(bug, ref, lambda ns: char(ns, HELO + [" "]).encode("he lo"))
+
+
+@wrong(
+    2,
+    "the given list can be reused: put UNK at its front and keep it as the vocabulary",
+    """
+    class CharTokenizer(CharTokenizer):
+        def __init__(self, vocab=None):
+            if vocab is None:
+                vocab = []
+            for entry in vocab:
+                if not isinstance(entry, str) or (len(entry) != 1 and entry != UNK):
+                    raise ValueError(f"vocabulary entry {entry!r} is not a single character")
+            vocab.insert(0, UNK)
+            self.vocab = list(dict.fromkeys(vocab))
+            self.char_to_id = {c: i for i, c in enumerate(self.vocab)}
+            self.id_to_char = dict(enumerate(self.vocab))
+    """,
+)
+def p2_constructor_mutates_argument(bug, ref):
+    def probe(ns):
+        vocab = list(HELO)
+        char(ns, vocab)
+        return vocab
+
+    differs(bug, ref, probe)

@@ -282,3 +282,17 @@ def p4_word_frequencies_lowercases(bug, ref):
 )
 def p4_word_frequencies_strips_punctuation(bug, ref):
     differs(bug, ref, lambda ns: dict(ns["word_frequencies"](["hello, world."])))
+
+
+@wrong(
+    4,
+    "`ch not in UNK` keeps the UNK token out of the characters (it drops < U N K > too)",
+    """
+    class CharTokenizer(CharTokenizer):
+        def build_vocab(self, corpus):
+            chars = sorted({ch for text in corpus for ch in text if ch not in UNK})
+            self._set_vocab(chars)
+    """,
+)
+def p4_build_vocab_drops_unk_letters(bug, ref):
+    differs(bug, ref, lambda ns: built(ns, ["<b>", "NUK"]).vocab)

@@ -357,3 +357,20 @@ def p5_unknown_rate_averaged_per_text(bug, ref):
 )
 def p5_average_uses_floor_division(bug, ref):
     differs(bug, ref, lambda ns: analysis(ns)["avg_sequence_length"])
+
+
+@wrong(
+    5,
+    "a maximum length has to be positive",
+    """
+    def tokenize_dataset(texts, tokenizer, max_length=None):
+        if max_length is not None and max_length <= 0:
+            raise ValueError(f"max_length must be positive, got {max_length}")
+        encoded = [tokenizer.encode(text) for text in texts]
+        if max_length is None:
+            return encoded
+        return [ids[:max_length] for ids in encoded]
+    """,
+)
+def p5_tokenize_dataset_rejects_zero(bug, ref):
+    differs(bug, ref, lambda ns: ns["tokenize_dataset"](["hello"], char(ns), 0))

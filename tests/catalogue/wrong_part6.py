@@ -229,3 +229,53 @@ def p6_attention_scores_math_pow(bug, ref):
 )
 def p6_tradeoff_trains_once(bug, ref):
     differs(bug, ref, lambda ns: [row["avg_sequence_length"] for row in tradeoff(ns)])
+
+
+@wrong(
+    6,
+    "a row's vocab_size is the size the tokenizer ended up with",
+    """
+    def vocab_tradeoff(corpus, vocab_sizes, embed_dim):
+        rows = []
+        for size in vocab_sizes:
+            tokenizer = BPETokenizer(size)
+            tokenizer.train(corpus)
+            lengths = [len(tokenizer.encode(text)) for text in corpus]
+            avg = sum(lengths) / len(lengths) if lengths else 0.0
+            rows.append({
+                "vocab_size": tokenizer.vocab_size,
+                "actual_vocab_size": tokenizer.vocab_size,
+                "avg_sequence_length": avg,
+                "embedding_bytes": embedding_memory_bytes(tokenizer.vocab_size, embed_dim),
+                "attention_scores": float(avg**2),
+            })
+        return rows
+    """,
+)
+def p6_tradeoff_reports_actual_as_requested(bug, ref):
+    differs(bug, ref, lambda ns: [row["vocab_size"] for row in tradeoff(ns)])
+
+
+@wrong(
+    6,
+    "the rows should come out sorted by size, ready to plot",
+    """
+    def vocab_tradeoff(corpus, vocab_sizes, embed_dim):
+        rows = []
+        for size in sorted(vocab_sizes):
+            tokenizer = BPETokenizer(size)
+            tokenizer.train(corpus)
+            lengths = [len(tokenizer.encode(text)) for text in corpus]
+            avg = sum(lengths) / len(lengths) if lengths else 0.0
+            rows.append({
+                "vocab_size": size,
+                "actual_vocab_size": tokenizer.vocab_size,
+                "avg_sequence_length": avg,
+                "embedding_bytes": embedding_memory_bytes(tokenizer.vocab_size, embed_dim),
+                "attention_scores": float(avg**2),
+            })
+        return rows
+    """,
+)
+def p6_tradeoff_sorts_sizes(bug, ref):
+    differs(bug, ref, lambda ns: [row["vocab_size"] for row in tradeoff(ns, sizes=(1000, 20))])
