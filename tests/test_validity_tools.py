@@ -4,7 +4,7 @@ import difflib
 import os
 import time
 
-from autograder.validity import mutation
+from autograder.validity import mutation, survivors
 from autograder.validity.mutants import mutants, original_source
 
 
@@ -25,6 +25,12 @@ def test_generator_is_deterministic():
     first = [(m.key, m.source) for m in mutants()]
     mutants.cache_clear()
     assert [(m.key, m.source) for m in mutants()] == first
+
+
+def test_every_reviewed_survivor_names_a_current_mutant():
+    keys = {m.key for m in mutants()}
+    for table in (survivors.EQUIVALENT, survivors.UNSPECIFIED, survivors.NEEDS_TEST):
+        assert set(table) <= keys, set(table) - keys
 
 
 def test_tiny_mutation_run_end_to_end(tmp_path):

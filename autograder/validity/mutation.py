@@ -17,6 +17,7 @@ so ``--resume`` continues an interrupted run)::
     make mutation                                              # all mutants, writes MUTATION.md
     .venv/bin/python -m autograder.validity.mutation --limit 5       # a quick look
     .venv/bin/python -m autograder.validity.mutation --sample 40 --seed 1
+    .venv/bin/python -m autograder.validity.mutation --report-only   # after editing survivors.py
 """
 
 import argparse
@@ -32,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from .mutants import Mutant, mutants, original_source
-from .survivors import EQUIVALENT, NEEDS_TEST
+from .survivors import EQUIVALENT, NEEDS_TEST, UNSPECIFIED
 from .timing_stability import is_timing_test
 
 HERE = Path(__file__).resolve().parent
@@ -134,19 +135,33 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def report(records: list[dict], total: int, seconds: float, baseline: dict | None,
-           jobs: int = 2) -> str:
+def rematch(results: Path, all_mutants: tuple[Mutant, ...]) -> list[dict]:
+    """Stored results of the current mutants (matched by source), under their current names."""
+    by_sha = {_sha(m.source): m for m in all_mutants}
+    records = []
+    for record in _load(results).values():
+        m = by_sha.get(record["sha"])
+        if m is not None:
+            records.append({**record, "index": m.index, "key": m.key, "line": m.line,
+                            "operator": m.operator, "part": m.part})
+    return sorted(records, key=lambda r: r["index"])
+
+
+def report(records: list[dict], total: int, meta: dict) -> str:
     """MUTATION.md: score, breakdowns, every survivor with its review, every kill."""
     killed = [r for r in records if r["killed"]]
     survived = [r for r in records if not r["killed"]]
     equivalent = [r for r in survived if r["key"] in EQUIVALENT]
+    unspecified = [r for r in survived if r["key"] in UNSPECIFIED]
     gaps = [r for r in survived if r["key"] in NEEDS_TEST]
-    unreviewed = [r for r in survived if r not in equivalent and r not in gaps]
+    reviewed = equivalent + unspecified + gaps
+    unreviewed = [r for r in survived if r not in reviewed]
     n = len(records)
     score = 100 * len(killed) / n if n else 0.0
-    non_equiv = n - len(equivalent)
-    adjusted = 100 * len(killed) / non_equiv if non_equiv else 0.0
+    gradable = n - len(equivalent) - len(unspecified)
+    adjusted = 100 * len(killed) / gradable if gradable else 0.0
     scope = "all mutants" if n == total else f"PARTIAL RUN: {n} of {total} mutants"
+    baseline, seconds = meta["baseline"], meta["seconds"]
     base = (f"{baseline['score']:g}/{baseline['max_score']:g} in {baseline['seconds']:.0f} s"
             if baseline else "not graded (--no-baseline)")
     lines = [
@@ -158,12 +173,13 @@ def report(records: list[dict], total: int, seconds: float, baseline: dict | Non
         "`.py` submission; the oracle `solutions/` is not mutated). Each mutant is graded by",
         "`grade_file`; *killed* = below full marks. Reviews of survivors: `survivors.py`.",
         "",
-        f"- Commit: `{_git_head()}`; {scope}; wall time {seconds / 60:.1f} min "
-        f"({jobs} graders in parallel); unmutated reference: {base}.",
-        f"- **Killed {len(killed)} / {n} = {score:.1f}%**; survived {len(survived)} "
-        f"({len(equivalent)} equivalent, {len(gaps)} need a new hidden test, "
-        f"{len(unreviewed)} unreviewed).",
-        f"- Score without the equivalent mutants: {len(killed)} / {non_equiv} = {adjusted:.1f}%.",
+        f"- Commit: `{meta['commit']}`; {scope}; wall time {seconds / 60:.1f} min "
+        f"({meta['jobs']} graders in parallel); unmutated reference: {base}.",
+        f"- **Killed {len(killed)} / {n} = {score:.1f}%**; survived {len(survived)}: "
+        f"{len(equivalent)} equivalent, {len(unspecified)} differ only where the spec is "
+        f"silent, {len(gaps)} need a new hidden test, {len(unreviewed)} unreviewed.",
+        f"- Killed among mutants the spec can tell apart (equivalent and unspecified ones "
+        f"left out): {len(killed)} / {gradable} = {adjusted:.1f}%.",
         "",
         "## By part",
         "",
@@ -186,6 +202,7 @@ def report(records: list[dict], total: int, seconds: float, baseline: dict | Non
               "|---:|---:|---|---|---|"]
     for r in survived:
         verdict, why = (("equivalent", EQUIVALENT[r["key"]]) if r in equivalent
+                        else ("unspecified", UNSPECIFIED[r["key"]]) if r in unspecified
                         else ("NEEDS TEST", NEEDS_TEST[r["key"]]) if r in gaps
                         else ("UNREVIEWED", ""))
         lines.append(f"| {r['index']} | {r['line']} | {_md(r['key'])} | {verdict} | {_md(why)} |")
@@ -215,21 +232,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=RESULTS, help="JSON lines, appended")
     parser.add_argument("--report", type=Path, help="default: MUTATION.md for a full run, "
                         "out/mutation/MUTATION-partial.md otherwise")
+    parser.add_argument("--report-only", action="store_true",
+                        help="grade nothing: rewrite the report from --results (after a review)")
     args = parser.parse_args(argv)
     all_mutants = mutants()
-    chosen = select(all_mutants, args.limit, args.sample, args.seed)
-    started = time.monotonic()
-    baseline, records = run(chosen, args.results, args.jobs, args.timeout, args.resume,
-                            not args.no_baseline)
-    seconds = time.monotonic() - started
-    full = len(chosen) == len(all_mutants)
+    meta_path = args.results.with_suffix(".meta.json")
+    if args.report_only:
+        records, meta = rematch(args.results, all_mutants), json.loads(meta_path.read_text())
+    else:
+        chosen = select(all_mutants, args.limit, args.sample, args.seed)
+        started = time.monotonic()
+        baseline, records = run(chosen, args.results, args.jobs, args.timeout, args.resume,
+                                not args.no_baseline)
+        meta = {"seconds": time.monotonic() - started, "baseline": baseline,
+                "jobs": args.jobs, "commit": _git_head()}
+        meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    full = len(records) == len(all_mutants)
     path = args.report or (REPORT if full else args.results.parent / "MUTATION-partial.md")
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = report(records, len(all_mutants), seconds, baseline, args.jobs)
-    path.write_text(text, encoding="utf-8")
+    path.write_text(report(records, len(all_mutants), meta), encoding="utf-8")
     killed = sum(r["killed"] for r in records)
     print(f"killed {killed}/{len(records)} ({100 * killed / max(len(records), 1):.1f}%) "
-          f"in {seconds / 60:.1f} min; report: {path}")
+          f"in {meta['seconds'] / 60:.1f} min; report: {path}")
     return 0
 
 
