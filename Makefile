@@ -33,6 +33,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m autograder.bench
 
+## Scale: grade 200 generated submissions (correct, wrong, stubs, hanging, crashing) with --jobs 2.
+bench-batch: $(STAMP)
+	$(PY) -m autograder.bench_batch --count 200 --jobs 2
+
 ## Validity: grade one-change mutants of the reference; writes autograder/validity/MUTATION.md.
 mutation: $(STAMP)
 	$(PY) -m autograder.validity.mutation
