@@ -9,7 +9,7 @@
 
 Limits, so that a hanging submission costs seconds, not minutes, and only in its part:
 
-- every request to a worker has ``CALL_TIMEOUT`` seconds;
+- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``);
 - after ``MAX_TIMEOUTS`` timeouts in one part, the remaining tests of that part fail at once;
 - a worker that cannot even load fails every test of its part at once (loading is
   deterministic, so there is no point in retrying);
@@ -38,6 +38,7 @@ from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
 PRESTART = {3: EXTRA_HASH_SEEDS}
 
 CALL_TIMEOUT = 5.0
+LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
 MAX_TIMEOUTS = 2
 TEST_BUDGET = 25.0
 PART_BUDGET = 45.0
@@ -72,7 +73,7 @@ class GradingStopped(Exception):
 
 def _load_failure(exc: WorkerFailure) -> str:
     if exc.kind == "timeout":
-        return f"loading your code timed out after {CALL_TIMEOUT:g} s"
+        return f"loading your code timed out after {LOAD_TIMEOUT:g} s"
     if exc.kind == "crash":
         return f"your code crashed the worker while it was loaded ({exc.detail})"
     return f"your code could not be loaded ({exc.detail})"
@@ -86,27 +87,34 @@ class PartState:
         self.worker: Worker | None = None
         self.cache: dict = {}  # what the tests looked up in ``worker`` (handles stay valid)
         self.spares: dict[int, Worker] = {}  # started ahead, by hash seed, for ``spawn``
+        self.spare_failures: dict[int, str] = {}  # why a spare could not start
         self.timeouts = 0
         self.seconds = 0.0
         self.broken: str | None = None  # why no further test of this part runs
 
-    def new_worker(self, hash_seed: int = HASH_SEED) -> Worker:
+    def new_worker(self, hash_seed: int = HASH_SEED, main: bool = True) -> Worker:
+        """A loaded worker; if it cannot load, ``GradingStopped`` (and, for the part's own
+        worker, the part is broken: loading again would fail again)."""
         if self.broken is not None:
             raise GradingStopped(self.broken)
         try:
-            worker = Worker(self.code, self.part, timeout=CALL_TIMEOUT, hash_seed=hash_seed)
+            worker = Worker(self.code, self.part, timeout=LOAD_TIMEOUT, hash_seed=hash_seed)
         except WorkerFailure as exc:
-            self.broken = _load_failure(exc)
-            if exc.kind == "timeout":
-                self.timeouts += 1
-            raise GradingStopped(self.broken) from None
+            message = _load_failure(exc)
+            if main:
+                self.broken = message
+            raise GradingStopped(message) from None
+        worker.timeout = CALL_TIMEOUT
         self.config.stash[WORKERS_KEY].append(worker)
         self.config.stash[WARNINGS_KEY].extend(worker.load_errors)
         return worker
 
     def prestart(self, hash_seed: int) -> None:
         """Start a worker with ``hash_seed`` now, for ``spawn`` to hand out later."""
-        self.spares[hash_seed] = self.new_worker(hash_seed)
+        try:
+            self.spares[hash_seed] = self.new_worker(hash_seed, main=False)
+        except GradingStopped as exc:
+            self.spare_failures[hash_seed] = exc.student_message
 
     def main_worker(self) -> Worker:
         if self.worker is None or not self.worker.alive:
@@ -304,9 +312,11 @@ def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
     made: list[Worker] = []
 
     def start(hash_seed: int) -> Student:
+        if hash_seed in state.spare_failures:
+            raise GradingStopped(state.spare_failures[hash_seed])
         worker = state.spares.pop(hash_seed, None)
         if worker is None or not worker.alive:
-            worker = state.new_worker(hash_seed)
+            worker = state.new_worker(hash_seed, main=False)
         made.append(worker)
         return Student(state, worker, started, {})
 

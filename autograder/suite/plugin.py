@@ -134,7 +134,8 @@ def student_message(exc: BaseException, where: str = "") -> str:
     if isinstance(exc, WorkerFailure):
         if exc.kind == "timeout":
             seconds = re.search(r"within ([\d.]+) s", exc.detail)
-            return f"timed out after {seconds.group(1) if seconds else 'the time limit'} s"
+            limit = f"{float(seconds.group(1)):.2g} s" if seconds else "its time limit"
+            return f"timed out after {limit}"
         if exc.kind == "crash":
             return _clip(f"your code crashed the worker ({exc.detail})")
         return _clip(f"the grader could not read your code's answer ({exc.detail})")
@@ -167,6 +168,7 @@ class Recorder:
         self.hidden = config.getoption("--hidden-visibility")
         self.results: dict[str, dict] = {}
 
+    @pytest.hookimpl(trylast=True)  # after -k / -m deselection
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in items:
             marks = list(item.iter_markers("visibility"))

@@ -51,6 +51,7 @@ from .support import (
     as_id_map,
     attributes,
     by_size,
+    call_keeping_argument,
     check,
     decode_of_encode,
     expect_ids,
@@ -149,6 +150,12 @@ def test_constructor_vocabulary(student):
         id_to_char = as_id_map(found["id_to_char"][i], f"{what} id_to_char")
         check(id_to_char == expected.id_to_char,
               f"{what} id_to_char is {show(id_to_char)}, expected {show(expected.id_to_char)}")
+
+
+    for vocab in (["h", "e", "l", "o"], ["a", UNK, "a"], []):
+        _, after = call_keeping_argument(student, "CharTokenizer", list(vocab))
+        check(after == vocab, f"CharTokenizer({vocab!r}) changed the list it was given to "
+                              f"{show(after)}; it should build its own vocabulary")
 
 
 @pytest.mark.points(1)

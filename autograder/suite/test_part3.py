@@ -329,13 +329,20 @@ def test_vocab_after_training(student):
         # train(corpus, vocab_size) may or may not replace the constructor's target.
         check(kept in (override or target, target),
               f"{what}, target_vocab_size is {show(kept)}, expected {override or target}")
-    # Training again replaces everything learned before.
+    # Training again replaces everything learned before, what encode remembers included.
     tok = train(student, SENNRICH)
+    text = "lowest newer hello help"
+    student.method(tok, "encode", text)
     student.method(tok, "train", HELLO)
     vocab = vocab_of(student, tok, "after training on one corpus and then on another")
     check(vocab == reference(tuple(HELLO), 1000).vocab,
           "training a second time should start over: after train(corpus A) and then "
           "train(corpus B), vocab should be the one learned from B alone")
+    got = expect_ids(student.method(tok, "encode", text), f"encode({text!r})")
+    expected = reference(tuple(HELLO), 1000).encode(text)
+    check(got == expected, f"after training on one corpus, encoding {text!r}, and training on "
+          f"another, encode({text!r}) returned {show(got)}, expected {show(expected)}: "
+          "something learned (or cached) from the first training survived the second")
 
 
 @pytest.mark.points(1)

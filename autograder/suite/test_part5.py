@@ -119,7 +119,7 @@ def test_create_bpe_tokenizer(student):
 @pytest.mark.points(1)
 def test_create_unknown_strategy(student):
     """An unknown strategy raises ValueError listing the valid ones"""
-    for strategy in ("word", "unigram", ""):
+    for strategy in ("word", "unigram", "", "BPE", "Char", " bpe"):
         error = expect_raises("ValueError", f"create_tokenizer({strategy!r})", student.call,
                               "create_tokenizer", strategy, 100, ["a b"])
         check("char" in error.message.lower() and "bpe" in error.message.lower(),
