@@ -129,7 +129,7 @@ def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         err.seek(0, os.SEEK_END)
-        err.seek(max(0, err.tell() - 4000))
+        err.seek(max(0, err.tell() - 20_000))
         tail = err.read().decode("utf-8", "replace")
     return code, tail
 
@@ -222,6 +222,10 @@ def grade_file(
         except ValueError as exc:
             print(f"autograder: grading {source} failed: {exc}\n{stderr}", file=sys.stderr)
             return finish(status="error", error=f"crash: {exc}", warnings=warnings)
+        if "autograder: internal error" in stderr:
+            # A test the grader could not run (the student read "InternalError"): the TA
+            # gets the real error.
+            print(f"autograder: while grading {source}:\n{stderr}", file=sys.stderr)
 
     parts = _empty_parts()
     for test in tests:
