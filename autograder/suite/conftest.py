@@ -144,7 +144,11 @@ _PROCESS_TREES: dict[int, list[int]] = {}
 def _descendants(pid: int) -> list[int]:
     """``pid`` and the processes below it, found by their parent IDs in ``/proc``."""
     parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
+    try:
+        entries = os.listdir("/proc")
+    except OSError:  # no /proc (not Linux): the timings use wall time
+        return []
+    for entry in entries:
         if entry.isdigit():
             with (
                 contextlib.suppress(OSError, ValueError, IndexError),
@@ -173,6 +177,8 @@ def worker_cpu(worker: Worker) -> float | None:
     tree = _PROCESS_TREES.get(process.pid)
     if tree is None:
         tree = _PROCESS_TREES[process.pid] = _descendants(process.pid)
+    if not tree:
+        return None
     total = 0
     try:
         for pid in tree:
