@@ -18,24 +18,24 @@ Complexity timings (the last two tests), as in Part 2 (worker CPU time, best of 
   counts x 8). Counting distinct words: about 1x; looping over every occurrence: about
   8x. Fails above ``MAX_TRAIN_RATIO`` = 3, stops at 16x.
 
-Ratios measured here (conditions as in ``test_part2``), two runs each:
+Ratios measured here (conditions as in ``test_part2``):
 
-    ============================================== ============ ============
-    implementation                                  ambient      busy
-    ============================================== ============ ============
-    encode, reference (per-word cache)              1.00 1.10    1.04 0.96
-    encode, no cache, merges per word               1.09 1.06    0.99 0.97
-    encode, ``words.pop(0)``                        1.20 1.16    1.17 1.31
-    encode, ``ids = ids + [i]``                     stopped x2   stopped x2
-    encode, ``ids = ids + word_ids``                stopped x2   stopped x2
-    encode, ``sum(per_word, [])``                   stopped x2   stopped x2
-    encode, ``text.split()[i]`` in the loop         stopped x2   stopped
-    encode, merges over the whole text (slicing)    timeout x2   stopped
-    train, reference                                1.04 1.13    1.08 0.98
-    train, incremental pair counts                  1.42 1.34    0.99 1.15
-    train, ``word_frequencies(corpus)`` per merge   1.58 1.47    1.53 1.39
-    train, every occurrence, no frequencies         stopped 7.9  7.3 9.4
-    ============================================== ============ ============
+    ============================================== ======= ============ ============
+    implementation                                  quiet   ambient      busy
+    ============================================== ======= ============ ============
+    encode, reference (per-word cache)              1.02    1.00 1.10    1.04 0.96
+    encode, no cache, merges per word               1.03    1.09 1.06    0.99 0.97
+    encode, ``words.pop(0)``                        1.09    1.20 1.16    1.17 1.31
+    encode, ``ids = ids + [i]``                     stopped stopped x2   stopped x2
+    encode, ``ids = ids + word_ids``                -       stopped x2   stopped x2
+    encode, ``sum(per_word, [])``                   -       stopped x2   stopped x2
+    encode, ``text.split()[i]`` in the loop         -       stopped x2   stopped
+    encode, merges over the whole text (slicing)    -       timeout x2   stopped
+    train, reference                                1.10    1.04 1.13    1.08 0.98
+    train, incremental pair counts                  1.20    1.42 1.34    0.99 1.15
+    train, ``word_frequencies(corpus)`` per merge   1.49    1.58 1.47    1.53 1.39
+    train, every occurrence, no frequencies         8.44    stopped 7.9  7.3 9.4
+    ============================================== ======= ============ ============
 
 ``words.pop(0)`` is quadratic too, but its memmove is so cheap that at these sizes it
 stays within noise of linear; catching it would take inputs 10x longer.
