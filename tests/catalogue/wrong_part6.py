@@ -276,11 +276,6 @@ def p6_tradeoff_reports_actual_as_requested(bug, ref):
             })
         return rows
     """,
-    gap=(
-        "not caught: test_vocab_tradeoff only asks for sizes in ascending order; add a call with "
-        "sizes out of order (e.g. [1000, 20, 40]) and check one row per requested size, in the "
-        "order given"
-    ),
 )
 def p6_tradeoff_sorts_sizes(bug, ref):
     differs(bug, ref, lambda ns: [row["vocab_size"] for row in tradeoff(ns, sizes=(1000, 20))])
