@@ -30,6 +30,8 @@ EXTRA_HASH_SEEDS = (2, 3)
 
 def show(value: object, limit: int = 80) -> str:
     """``repr`` of a value, cut to ``limit`` characters for messages."""
+    if isinstance(value, Remote):
+        return f"a {value.type_name} object"
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 5] + " ...]"
 

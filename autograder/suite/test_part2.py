@@ -162,7 +162,8 @@ def test_constructor_vocabulary(student):
 @pytest.mark.points(1)
 def test_constructor_rejects_entries_that_are_not_one_character(student):
     """A vocabulary entry that is not a single character raises ValueError"""
-    for vocab in (["ab"], ["a", ""], ["a", "b", "cd"], ["<unk>"], ["</w>", "a"], ["UNK"]):
+    for vocab in (["ab"], ["a", ""], ["a", "b", "cd"], ["<unk>"], ["</w>", "a"], ["UNK"],
+                  ["a", ("b",)]):
         expect_raises("ValueError", f"CharTokenizer({show(vocab)})", student.call,
                       "CharTokenizer", vocab)
     # No vocabulary at all is fine: just [UNK].

@@ -338,6 +338,10 @@ def test_vocab_after_training(student):
     check(vocab == reference(tuple(HELLO), 1000).vocab,
           "training a second time should start over: after train(corpus A) and then "
           "train(corpus B), vocab should be the one learned from B alone")
+    merges = merges_of(student, tok, "after training on one corpus and then on another")
+    check(merges == reference(tuple(HELLO), 1000).merges,
+          "training a second time should start over: after train(corpus A) and then "
+          "train(corpus B), merges should be the ones learned from B alone")
     got = expect_ids(student.method(tok, "encode", text), f"encode({text!r})")
     expected = reference(tuple(HELLO), 1000).encode(text)
     check(got == expected, f"after training on one corpus, encoding {text!r}, and training on "
