@@ -38,6 +38,7 @@ LIMITS = {
     "processes": 64,  # applied only when the worker runs as its own user
 }
 MARKER = "AUTOGRADER_WORKER"
+PROBED_ENV = "AUTOGRADER_ISOLATION_PROBED"
 LEVELS = ("root", "drop", "userns", "basic")
 # Directories the worker must not see besides the repository (submissions, reports). An
 # environment variable, so that scoring processes started by the CLI inherit it.
@@ -86,7 +87,7 @@ def _interpreters() -> list[str]:
 
 def _wrap(level: str, python: str, args: list[str]) -> list[str]:
     """The command that starts ``python args`` confined at ``level``."""
-    command = [python, "-I", "-", *args]
+    command = [python, "-I", "-S", "-", *args]  # the worker needs the standard library only
     drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
             "--no-new-privs", "--"]
     if level in ("basic", "drop"):
@@ -116,6 +117,9 @@ def _works(command: list[str]) -> bool:
 @cache
 def isolation() -> tuple[str, str]:
     """The strongest level that works here (or ``$AUTOGRADER_ISOLATION``), and its interpreter."""
+    probed = os.environ.get(PROBED_ENV, "").split(":", 1)
+    if len(probed) == 2 and probed[0] in LEVELS and Path(probed[1]).is_file():
+        return probed[0], probed[1]  # a parent process already probed this machine
     forced = os.environ.get("AUTOGRADER_ISOLATION")
     if forced and forced not in LEVELS:
         raise ValueError(f"AUTOGRADER_ISOLATION must be one of {', '.join(LEVELS)}")
@@ -129,6 +133,8 @@ def isolation() -> tuple[str, str]:
     for level in levels:
         for python in _interpreters():
             if level == "basic" or _works(_wrap(level, python, [])):
+                # Scoring processes started from here inherit the answer instead of probing.
+                os.environ[PROBED_ENV] = f"{level}:{python}"
                 return level, python
     if forced:
         raise RuntimeError(f"isolation level {forced!r} does not work on this machine")

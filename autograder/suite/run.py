@@ -46,6 +46,7 @@ from pathlib import Path
 from autograder.extract import SubmissionError, extract
 from autograder.parts import PART_OF, POINTS
 from autograder.results import SubmissionResult, TestResult
+from autograder.sandbox import limits
 
 SUITE_DIR = Path(__file__).resolve().parent
 # The tree this runner belongs to: the scoring process imports the suite, the grader and
@@ -210,6 +211,7 @@ def grade_file(
         tmp_dir = Path(tmp)
         results, ini = tmp_dir / "results.json", tmp_dir / "pytest.ini"
         ini.write_text(PYTEST_INI, encoding="utf-8")
+        limits.isolation()  # probe once here; the scoring process inherits the answer
         command = pytest_command(path, results, ini, hidden_visibility)
         exit_code, stderr = _run(command, tmp_dir, timeout)
         if exit_code is None:
