@@ -4,4 +4,5 @@
   writes ``MUTATION.md`` (``make mutation``).
 - ``timing_stability``: the timing tests, repeated under CPU load, on the reference
   and on deliberately quadratic variants; writes ``TIMING.md`` (``make timing-stability``).
+- ``common``: which tests are timing tests; which suite version a report measured.
 """

@@ -24,7 +24,6 @@ import argparse
 import hashlib
 import json
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,14 +31,13 @@ from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from .common import is_timing_test, suite_version
 from .mutants import Mutant, mutants, original_source
 from .survivors import EQUIVALENT, NEEDS_TEST, UNSPECIFIED
-from .timing_stability import is_timing_test
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
 REPORT = HERE / "MUTATION.md"
-RESULTS = REPO / "out" / "mutation" / "results.jsonl"
+RESULTS = HERE.parents[1] / "out" / "mutation" / "results.jsonl"
 
 
 def _sha(text: str) -> str:
@@ -123,14 +121,6 @@ def run(chosen: list[Mutant], results: Path, jobs: int, timeout: float,
     return reference, sorted(records, key=lambda r: r["index"])
 
 
-def _git_head() -> str:
-    try:
-        return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, text=True,
-                              capture_output=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -173,7 +163,7 @@ def report(records: list[dict], total: int, meta: dict) -> str:
         "`.py` submission; the oracle `solutions/` is not mutated). Each mutant is graded by",
         "`grade_file`; *killed* = below full marks. Reviews of survivors: `survivors.py`.",
         "",
-        f"- Commit: `{meta['commit']}`; {scope}; wall time {seconds / 60:.1f} min "
+        f"- Suite measured: `{meta['commit']}`; {scope}; wall time {seconds / 60:.1f} min "
         f"({meta['jobs']} graders in parallel); unmutated reference: {base}.",
         f"- **Killed {len(killed)} / {n} = {score:.1f}%**; survived {len(survived)}: "
         f"{len(equivalent)} equivalent, {len(unspecified)} differ only where the spec is "
@@ -241,11 +231,13 @@ def main(argv: list[str] | None = None) -> int:
         records, meta = rematch(args.results, all_mutants), json.loads(meta_path.read_text())
     else:
         chosen = select(all_mutants, args.limit, args.sample, args.seed)
-        started = time.monotonic()
+        started, version = time.monotonic(), suite_version()
         baseline, records = run(chosen, args.results, args.jobs, args.timeout, args.resume,
                                 not args.no_baseline)
-        meta = {"seconds": time.monotonic() - started, "baseline": baseline,
-                "jobs": args.jobs, "commit": _git_head()}
+        after = suite_version()
+        meta = {"seconds": time.monotonic() - started, "baseline": baseline, "jobs": args.jobs,
+                "commit": version if version == after else
+                f"{version}, THE SUITE CHANGED DURING THE RUN (now {after})"}
         meta_path.write_text(json.dumps(meta), encoding="utf-8")
     full = len(records) == len(all_mutants)
     path = args.report or (REPORT if full else args.results.parent / "MUTATION-partial.md")
