@@ -7,8 +7,10 @@ if it does not parse as a whole, it is cut at jupytext / nbconvert cell markers
 so that one broken cell does not cost the rest.
 """
 
+import ast
 import json
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +18,18 @@ from pathlib import Path
 _IPYTHON_LINE = re.compile(r"^\s*(%|!|\?)")
 # Cell markers written by jupytext (# %%) and nbconvert --to script (# In[ ]:).
 _CELL_MARKER = re.compile(r"^# (%%|In\[[ \d]*\]:)", re.MULTILINE)
+
+
+# CPython 3.11 before 3.11.8 turns a parse tree into Python objects with a recursion
+# counter shared by all threads (gh-106905): concurrent ast.parse calls, as in a batch
+# graded by a thread pool, fail with "AST constructor recursion depth mismatch".
+_AST_LOCK = threading.Lock()
+
+
+def parse(source: str) -> ast.Module:
+    """``ast.parse``, one thread at a time."""
+    with _AST_LOCK:
+        return ast.parse(source)
 
 
 class SubmissionError(Exception):
@@ -67,7 +81,7 @@ def read_script(path: Path) -> list[Chunk]:
         raise SubmissionError(f"{path.name} cannot be read as UTF-8 text: {exc}") from exc
     text = _strip_ipython(text)
     try:
-        compile(text, path.name, "exec", dont_inherit=True, flags=0x400)  # PyCF_ONLY_AST
+        parse(text)
         return [Chunk(text, f"lines 1-{text.count(chr(10)) + 1}")]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass

@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass, field
 
 from ..parts import PART_OF
-from .read import Chunk
+from .read import Chunk, parse
 
 # Plotting and notebook-display imports cost seconds per worker and grade nothing.
 SKIPPED_MODULES = {"matplotlib", "IPython", "ipywidgets", "seaborn", "pandas", "tqdm", "google"}
@@ -84,7 +84,7 @@ def split_code(chunks: list[Chunk]) -> StudentCode:
     code = StudentCode()
     for chunk in chunks:
         try:
-            tree = ast.parse(chunk.source)
+            tree = parse(chunk.source)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = getattr(exc, "lineno", None)
             where = f"{chunk.origin}, line {line}" if line else chunk.origin

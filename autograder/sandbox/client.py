@@ -32,8 +32,6 @@ from . import limits
 from .reference import reference_without
 from .worker import MAX_MESSAGE, send
 
-WORKER_SOURCE = Path(__file__).with_name("worker.py").read_bytes()
-
 
 @dataclass(frozen=True)
 class Remote:
@@ -144,9 +142,8 @@ class Worker:
         to_worker_r, self._to_worker = os.pipe()
         self._from_worker, from_worker_w = os.pipe()
         self._output = open(Path(self._workdir.name) / "output", "wb")  # noqa: SIM115
-        args = [str(to_worker_r), str(from_worker_w), json.dumps(limits.LIMITS)]
         self.process = subprocess.Popen(
-            limits.command(args),
+            limits.command(to_worker_r, from_worker_w),
             pass_fds=(to_worker_r, from_worker_w),
             stdin=subprocess.PIPE,
             stdout=self._output,
@@ -161,7 +158,7 @@ class Worker:
         os.close(from_worker_w)
         # The worker's program arrives on its standard input, then EOF.
         with contextlib.suppress(OSError):
-            self.process.stdin.write(WORKER_SOURCE)
+            self.process.stdin.write(limits.WORKER_SOURCE)
         self.process.stdin.close()
 
     def _send(self, message: dict) -> None:

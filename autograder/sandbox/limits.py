@@ -20,8 +20,8 @@ space, file size, processes) before it reads any student code.
 """
 
 import contextlib
+import json
 import os
-import shlex
 import shutil
 import signal
 import subprocess
@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+WORKER_SOURCE = Path(__file__).with_name("worker.py").read_bytes()
 NOBODY = 65534
 LIMITS = {
     "cpu_seconds": 60,
@@ -52,14 +53,43 @@ def hide(*paths: Path) -> None:
     os.environ[HIDE_ENV] = os.pathsep.join(known)
 
 
-def hidden_dirs(python: str) -> list[Path]:
-    """The repository and every folder passed to ``hide`` that exists now.
+# What a worker under namespaces may see: the system and its own interpreter, nothing else
+# (another checkout of the course, home folders, other courses' files are all covered).
+VISIBLE = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/dev",
+           "/proc", "/sys", "/tmp")
 
-    A folder that holds the worker's interpreter (``/``, a home with pyenv) is
-    never covered: the worker could not start.
-    """
+
+def _outside_view(keep: set[Path]) -> list[Path]:
+    """Folders to cover so that only ``keep`` (and what leads to it) stays visible."""
+    covered = []
+
+    def walk(folder: Path) -> None:
+        try:
+            children = sorted(folder.iterdir())
+        except OSError:
+            return
+        for child in children:
+            if child.is_symlink() or not child.is_dir() or child in keep:
+                continue  # a symlink is never mounted over: that would cover its target
+            if any(k.is_relative_to(child) for k in keep):
+                walk(child)
+            else:
+                covered.append(child)
+
+    walk(Path("/"))
+    return covered
+
+
+def hidden_dirs(python: str) -> list[Path]:
+    """Every folder to cover: all outside the system and the interpreter's prefix, then
+    the repository and the folders passed to ``hide`` wherever they are."""
+    prefix = Path(python).resolve().parent.parent
     named = [Path(p) for p in os.environ.get(HIDE_ENV, "").split(os.pathsep) if p]
-    return [d for d in (REPO, *named) if d.is_dir() and not Path(python).is_relative_to(d)]
+    covered = _outside_view({Path(p) for p in VISIBLE} | {prefix})
+    extra = [d for d in (REPO, *named)
+             if d.is_dir() and not prefix.is_relative_to(d) and
+             not any(d.is_relative_to(c) for c in covered)]
+    return covered + extra
 
 
 def worker_env(hash_seed: int = 0, home: str = "/tmp", marker: str = "") -> dict[str, str]:
@@ -85,29 +115,36 @@ def _interpreters() -> list[str]:
     return [own, "/usr/bin/python3"] if own != "/usr/bin/python3" else [own]
 
 
+def setup(level: str, python: str) -> str:
+    """The worker's SETUP argument at ``level``: what to cover, whom to become, limits."""
+    namespaces = level in ("root", "userns")
+    return json.dumps({
+        "mounts": [str(d) for d in hidden_dirs(python)] if namespaces else [],
+        "drop_to": NOBODY if level == "root" else None,
+        "limits": LIMITS,
+    })
+
+
 def _wrap(level: str, python: str, args: list[str]) -> list[str]:
-    """The command that starts ``python args`` confined at ``level``."""
+    """The command that starts the worker ``python ... args`` confined at ``level``."""
     command = [python, "-I", "-S", "-", *args]  # the worker needs the standard library only
-    drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-            "--no-new-privs", "--"]
-    if level in ("basic", "drop"):
-        return drop + command if level == "drop" else command
-    # Cover the hidden folders first (some may lie under /tmp), then give a private /tmp.
-    mounts = [f"mount -t tmpfs -o size=4k,mode=000 tmpfs {shlex.quote(str(d))}"
-              for d in hidden_dirs(python)]
-    mounts.append("mount -t tmpfs -o mode=1777,size=64m tmpfs /tmp")
-    script = " && ".join(
-        [*mounts, "cd /tmp", "exec " + shlex.join([*(drop if level == "root" else []), *command])]
-    )
+    if level == "basic":
+        return command
+    if level == "drop":
+        return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                "--no-new-privs", "--", *command]
+    # The worker itself mounts and drops privileges (worker.confine) inside the namespaces.
     flags = ["--mount", "--net", "--pid", "--fork", "--kill-child", "--propagation", "private"]
     if level == "userns":
         flags.insert(0, "--map-root-user")
-    return ["unshare", *flags, "--", "/bin/sh", "-c", script]
+    return ["unshare", *flags, "--", *command]
 
 
-def _works(command: list[str]) -> bool:
+def _works(level: str, python: str) -> bool:
+    """Start a worker that only confines itself and exits: does ``level`` work here?"""
+    command = _wrap(level, python, ["probe", "-", setup(level, python)])
     try:
-        done = subprocess.run(command, input=b"import os\n", capture_output=True, timeout=20,
+        done = subprocess.run(command, input=WORKER_SOURCE, capture_output=True, timeout=20,
                               env=worker_env())
     except (OSError, subprocess.SubprocessError):
         return False
@@ -132,7 +169,7 @@ def isolation() -> tuple[str, str]:
         levels = [forced]
     for level in levels:
         for python in _interpreters():
-            if level == "basic" or _works(_wrap(level, python, [])):
+            if level == "basic" or _works(level, python):
                 # Scoring processes started from here inherit the answer instead of probing.
                 os.environ[PROBED_ENV] = f"{level}:{python}"
                 return level, python
@@ -141,10 +178,10 @@ def isolation() -> tuple[str, str]:
     return "basic", sys.executable
 
 
-def command(args: list[str]) -> list[str]:
-    """The full command line for a worker with ``args``, at the strongest level."""
+def command(in_fd: int, out_fd: int) -> list[str]:
+    """The full command line of a worker talking on these pipes, at the strongest level."""
     level, python = isolation()
-    return _wrap(level, python, args)
+    return _wrap(level, python, [str(in_fd), str(out_fd), setup(level, python)])
 
 
 def prepare_workdir(path: str) -> str:

@@ -13,6 +13,7 @@ import ast
 from functools import cache
 from pathlib import Path
 
+from ..extract.read import parse
 from ..parts import METHOD_PART, PART_OF, SHARED_NAMES
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
@@ -24,7 +25,7 @@ MODULES = ("base", "char", "bpe_steps", "bpe", "utils", "costs")
 def _reference_tree() -> ast.Module:
     body: list[ast.stmt] = []
     for module in MODULES:
-        tree = ast.parse((SOLUTIONS / f"{module}.py").read_text(encoding="utf-8"))
+        tree = parse((SOLUTIONS / f"{module}.py").read_text(encoding="utf-8"))
         relative = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.level]
         body += [node for node in tree.body if node not in relative]
     return ast.Module(body=body, type_ignores=[])

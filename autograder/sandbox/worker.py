@@ -1,8 +1,9 @@
 """The worker: the only process that runs student code.
 
-Started by ``client.Worker`` as ``python -I - IN_FD OUT_FD LIMITS`` with this file
-on standard input, so it needs no readable copy of the grader. It first lowers
-its own resource limits (``LIMITS`` is JSON), then reads one
+Started by ``client.Worker`` as ``python -I -S - IN_FD OUT_FD SETUP`` with this
+file on standard input, so it needs no readable copy of the grader. ``SETUP`` is
+JSON: the folders to cover and the user to become (see ``confine``) and the
+resource limits. It applies them all before it reads one
 *load* message (reference source for the other parts, then the student's
 statements), then answers *call* / *get* requests until its input closes.
 Messages are length-prefixed JSON; values are plain data with a few tags (tuple,
@@ -198,6 +199,36 @@ def serve(in_fd: int, out_fd: int) -> None:
         send(out_fd, reply)
 
 
+def confine(setup: dict) -> None:
+    """Inside fresh namespaces, as their root: cover folders, private /tmp, become nobody.
+
+    Runs before any student code, so it is still trusted. The mounts are system
+    calls made here, not one ``mount`` process each, which keeps a worker's start fast.
+    """
+    if not setup["mounts"] and setup["drop_to"] is None:
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def tmpfs(target: str, options: str) -> None:
+        if libc.mount(b"tmpfs", target.encode(), b"tmpfs", 0, options.encode()) != 0:
+            raise OSError(ctypes.get_errno(), f"cannot mount a tmpfs on {target}")
+
+    # The covered folders first (some may lie under /tmp), then a private /tmp.
+    for folder in setup["mounts"]:
+        tmpfs(folder, "size=4k,mode=000")
+    if setup["mounts"]:
+        tmpfs("/tmp", "mode=1777,size=64m")
+        os.chdir("/tmp")
+    if setup["drop_to"] is not None:
+        os.setgroups([])
+        os.setgid(setup["drop_to"])
+        os.setuid(setup["drop_to"])
+        if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS: no setuid way back
+            raise OSError(ctypes.get_errno(), "cannot set no_new_privs")
+
+
 def apply_limits(limits: dict) -> None:
     """Lower this process's hard limits; nothing the student runs can raise them again."""
     import resource
@@ -217,7 +248,11 @@ def apply_limits(limits: dict) -> None:
 if __name__ == "__main__":
     sys.setrecursionlimit(10_000)
     try:
-        apply_limits(json.loads(sys.argv[3]))
+        setup = json.loads(sys.argv[3])
+        confine(setup)
+        apply_limits(setup["limits"])
+        if sys.argv[1] == "probe":  # the grader checks that confinement works here
+            os._exit(0)
         serve(int(sys.argv[1]), int(sys.argv[2]))
     except BaseException:  # noqa: BLE001
         traceback.print_exc()

@@ -197,7 +197,9 @@ def test_writes_outside_the_private_tmp_are_refused(tmp_path):
     """)
     with Worker(code, part=4, timeout=5) as worker:
         outcome = worker.call("merge_pair", [], ("a", "b"))
-    assert outcome[0] != "wrote" and outcome[1] == "wrote"
+    # Under /tmp (a clone there) the write may land in the worker's private /tmp: what
+    # matters is that nothing appears on the grader's side.
+    assert outcome[1] == "wrote"
     assert not target.exists()
 
 
