@@ -28,8 +28,10 @@ long they took, wrong ones that lost points, stubs' scores.
 
 Exits 1 when a target is missed: the class graded at 25 submissions per minute or
 better (200 in 8 minutes), no false failure among the correct submissions, every
-submission in ``grades.csv`` and every hostile one handled. Only our own generated code
-runs in this process; hostile submissions are only written to disk.
+submission in ``grades.csv``, every hostile one handled, and the same grader sources at
+the end as at the start (scoring processes import the suite from this tree, so a commit
+landing mid-run would mix two graders). Only our own generated code runs in this
+process; hostile submissions are only written to disk.
 """
 
 import argparse
@@ -50,6 +52,9 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from .cache import grader_fingerprint
+from .validity.common import is_timing_test, suite_version
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "tokenization"
@@ -292,19 +297,42 @@ def _parents() -> dict[int, int]:
     return parents
 
 
-def tree_rss(pid: int) -> int:
-    """Bytes resident in ``pid`` and all its descendants, summed (0 once it is gone)."""
+def tree_pids(pid: int) -> list[int]:
+    """``pid`` and every process below it."""
     children: dict[int, list[int]] = {}
     for child, parent in _parents().items():
         children.setdefault(parent, []).append(child)
-    total, frontier = 0, [pid]
+    tree, frontier = [], [pid]
     while frontier:
         current = frontier.pop()
+        tree.append(current)
         frontier += children.get(current, [])
-        with contextlib.suppress(OSError, ValueError, IndexError), \
-                open(f"/proc/{current}/statm", "rb") as handle:
-            total += int(handle.read().split()[1]) * PAGE
-    return total
+    return tree
+
+
+def rss(pid: int) -> int:
+    """Bytes resident in ``pid`` (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def tree_rss(pid: int) -> int:
+    """Bytes resident in ``pid`` and all its descendants, summed (0 once it is gone)."""
+    return sum(rss(p) for p in tree_pids(pid))
+
+
+def in_flight(pids: list[int]) -> list[str]:
+    """The students whose scoring processes are among ``pids`` (from ``--submission=``)."""
+    students = []
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for arg in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"):
+                if arg.startswith(b"--submission="):
+                    students.append(Path(arg.decode(errors="replace")).parents[1].name)
+    return sorted(set(students))
 
 
 class Sampler(threading.Thread):
@@ -313,15 +341,24 @@ class Sampler(threading.Thread):
     def __init__(self, pid: int, interval: float = SAMPLE_SECONDS) -> None:
         super().__init__(daemon=True)
         self.pid, self.interval = pid, interval
-        self.peak, self.samples = 0, 0
+        self.peak = 0
+        self.peak_students: list[str] = []  # being graded when the peak was sampled
+        self.totals: list[int] = []
         self.loads: list[float] = []
         self._stop_event = threading.Event()
 
+    @property
+    def samples(self) -> int:
+        return len(self.totals)
+
     def run(self) -> None:
         while True:
-            self.peak = max(self.peak, tree_rss(self.pid))
+            pids = tree_pids(self.pid)
+            total = sum(rss(p) for p in pids)
+            if total > self.peak:
+                self.peak, self.peak_students = total, in_flight(pids)
+            self.totals.append(total)
             self.loads.append(os.getloadavg()[0])
-            self.samples += 1
             if self._stop_event.wait(self.interval):
                 return
 
@@ -381,7 +418,8 @@ class Outcome:
     score: float
     max_score: float
     seconds: float
-    failed: list[str]
+    failed: list[str]  # ids of the failed tests, or why it was not graded
+    message: str = ""  # what the first failed test told the student
 
     @property
     def lost(self) -> bool:
@@ -405,11 +443,13 @@ def read_outcomes(subs: list[Generated], out: Path) -> list[Outcome]:
             t.get("extra_data", {}).get("id", t["name"])
             for t in data.get("tests", []) if t.get("status") == "failed"
         ] if status == "graded" else [f"not graded: {extra.get('error')}"]
+        message = next((str(t.get("output", "")) for t in data.get("tests", [])
+                        if t.get("status") == "failed"), "")
         outcomes.append(Outcome(
             sub, row is not None, status, str(extra.get("error") or ""),
             float(data.get("score", row["total"] if row else 0.0)),
             float(row["max_total"]) if row else 100.0,
-            float(data.get("execution_time", 0.0)), failed,
+            float(data.get("execution_time", 0.0)), failed, " ".join(message.split())[:120],
         ))  # fmt: skip
     return outcomes
 
@@ -426,7 +466,7 @@ def _clock(seconds: float) -> str:
 
 
 def report(outcomes: list[Outcome], run: Run, jobs: int,
-           loads: tuple[tuple[float, ...], tuple[float, ...]]) -> bool:
+           loads: tuple[tuple[float, ...], tuple[float, ...]], grader: tuple[str, bool]) -> bool:
     """Print the table; True when every target is met."""
     count, wall, sampler = len(outcomes), run.wall, run.sampler
     cores = min(jobs, os.cpu_count() or 1)
@@ -444,7 +484,9 @@ def report(outcomes: list[Outcome], run: Run, jobs: int,
         "false": not false,
         "hostile": len(handled) == len(hostile),
         "complete": run.code == 0 and not missing,
+        "same grader": grader[1],
     }
+    timing = sorted({t for o in false for t in o.failed if is_timing_test(t)})
 
     def mark(ok: bool) -> str:
         return "met" if ok else "NOT met"
@@ -470,8 +512,13 @@ def report(outcomes: list[Outcome], run: Run, jobs: int,
          f"{run.cpu:.0f} s ({run.cpu / count:.1f} s per submission)",
          f"/ {cores} cores = {_clock(run.cpu / cores)} if nothing else ran"),
         ("peak RSS, CLI + descendants", f"{sampler.peak / 2**20:.0f} MiB "
-         f"({sampler.samples} samples)", ""),
-        ("correct: false failures", f"{len(false)} / {len(by_cat['correct'])}",
+         f"({sampler.samples} samples)", f"grading then: {', '.join(sampler.peak_students)}"),
+        ("median RSS over the run", f"{statistics.median(sampler.totals or [0]) / 2**20:.0f} MiB",
+         ""),
+        ("grader (git)", grader[0], "" if grader[1] else
+         "CHANGED DURING THE RUN: the numbers mix two graders"),
+        ("correct: false failures", f"{len(false)} / {len(by_cat['correct'])}"
+         f" ({len(timing)} timing tests among them)",
          f"0: {mark(checks['false'])}"),
         ("hanging + crashing handled", f"{len(handled)} / {len(hostile)}",
          f"all: {mark(checks['hostile'])}"),
@@ -495,8 +542,11 @@ def report(outcomes: list[Outcome], run: Run, jobs: int,
     if false:
         print("\nFALSE FAILURES (correct submissions that lost points):")
         for o in false:
+            shown = ", ".join(o.failed[:5]) + (f" and {len(o.failed) - 5} more"
+                                               if len(o.failed) > 5 else "")
             print(f"  {o.sub.student} ({o.sub.variant}): {o.score:g}/{o.max_score:g}, "
-                  f"failed: {', '.join(o.failed)}")
+                  f"{len(o.failed)} failed: {shown}; first message: {o.message!r}")
+        print(f"  timing tests among them: {', '.join(timing) or 'none'}")
     not_caught = [o for o in by_cat["wrong"] if not o.lost]
     if not_caught:
         print("\nwrong submissions that scored full marks (a gap in the suite, not the batch):")
@@ -507,7 +557,8 @@ def report(outcomes: list[Outcome], run: Run, jobs: int,
               f"{o.status} {o.score:g}/{o.max_score:g}")
     ok = all(checks.values())
     print(f"\ntargets (>= {TARGET_PER_MINUTE:g} submissions per minute, no false failure, "
-          f"every hostile submission handled, every row written): {mark(ok)}")
+          f"every hostile submission handled, every row written, one grader throughout): "
+          f"{mark(ok)}")
     return ok
 
 
@@ -531,9 +582,12 @@ def main(argv: list[str] | None = None) -> int:
         load_start = os.getloadavg()
         print(f"bench-batch: {len(subs)} submissions in {tree}, grading with --jobs {args.jobs}; "
               f"load average {load_start[0]:.1f}", flush=True)
+        version, before = suite_version(), grader_fingerprint.__wrapped__()
         run = run_cli(tree, out, args.jobs)
         load_end = os.getloadavg()
-        ok = report(read_outcomes(subs, out), run, args.jobs, (load_start, load_end))
+        same = grader_fingerprint.__wrapped__() == before  # nobody changed the grader meanwhile
+        ok = report(read_outcomes(subs, out), run, args.jobs, (load_start, load_end),
+                    (version, same))
     finally:
         if args.keep:
             print(f"kept the submissions and reports in {work}")
