@@ -54,19 +54,25 @@ def grade_source(source: str, student_id: str, workdir: Path, timeout: float) ->
     failed = [t["id"] for t in result["tests"] if t["status"] != "passed"]
     lost = {p: round(s["max_score"] - s["score"], 3) for p, s in result["parts"].items()
             if s["score"] < s["max_score"]}
+    # A timeout is the student's: the submission scores 0. Any other error is the grader's
+    # (the suite's JSON did not validate, pytest stopped): it proves nothing either way.
+    grader_error = result["status"] != "graded" and not str(result["error"]).startswith("timeout")
     return {"status": result["status"], "error": result["error"],
             "score": result["score"], "max_score": result["max_score"], "lost_parts": lost,
             "failed": failed, "seconds": round(result["seconds"], 1),
-            "killed": result["status"] != "graded" or result["score"] < result["max_score"]}
+            "grader_error": grader_error,
+            "killed": not grader_error and (result["status"] != "graded"
+                                            or result["score"] < result["max_score"])}
 
 
 def grade_mutant(mutant: Mutant, workdir: Path, timeout: float) -> dict:
-    """Grade one mutant; regrade once when only timing tests failed."""
+    """Grade one mutant; grade again once after a grader error or when only timing tests failed."""
     record = grade_source(mutant.source, f"mutant-{mutant.index:04d}", workdir, timeout)
     failed = record["failed"]
-    if record["status"] == "graded" and failed and all(is_timing_test(t) for t in failed):
+    timing_only = record["status"] == "graded" and failed and all(map(is_timing_test, failed))
+    if timing_only or record["grader_error"]:
         again = grade_source(mutant.source, f"mutant-{mutant.index:04d}b", workdir, timeout)
-        record = {**again, "regraded": True, "first_failed": failed}
+        record = {**again, "regraded": True, "first_failed": failed, "first_error": record["error"]}
     return {"index": mutant.index, "key": mutant.key, "operator": mutant.operator,
             "part": mutant.part, "line": mutant.line, "sha": _sha(mutant.source), **record}
 
@@ -107,7 +113,7 @@ def run(chosen: list[Mutant], results: Path, jobs: int, timeout: float,
                                         Path(tmp), timeout)
         futures = [pool.submit(grade_mutant, m, Path(tmp), timeout) for m in todo]
         reference = base.result() if base else None
-        if reference and reference["killed"]:
+        if reference and (reference["killed"] or reference["grader_error"]):
             pool.shutdown(cancel_futures=True)
             raise SystemExit(f"the unmutated reference does not get full marks: {reference}")
         for n, future in enumerate(as_completed(futures), start=1):
@@ -140,17 +146,19 @@ def rematch(results: Path, all_mutants: tuple[Mutant, ...]) -> list[dict]:
 def report(records: list[dict], total: int, meta: dict) -> str:
     """MUTATION.md: score, breakdowns, every survivor with its review, every kill."""
     killed = [r for r in records if r["killed"]]
-    survived = [r for r in records if not r["killed"]]
+    errors = [r for r in records if r.get("grader_error")]
+    survived = [r for r in records if not r["killed"] and r not in errors]
     equivalent = [r for r in survived if r["key"] in EQUIVALENT]
     unspecified = [r for r in survived if r["key"] in UNSPECIFIED]
     gaps = [r for r in survived if r["key"] in NEEDS_TEST]
     reviewed = equivalent + unspecified + gaps
     unreviewed = [r for r in survived if r not in reviewed]
-    n = len(records)
+    n = len(records) - len(errors)
     score = 100 * len(killed) / n if n else 0.0
     gradable = n - len(equivalent) - len(unspecified)
     adjusted = 100 * len(killed) / gradable if gradable else 0.0
-    scope = "all mutants" if n == total else f"PARTIAL RUN: {n} of {total} mutants"
+    scope = ("all mutants" if len(records) == total
+             else f"PARTIAL RUN: {len(records)} of {total} mutants")
     baseline, seconds = meta["baseline"], meta["seconds"]
     base = (f"{baseline['score']:g}/{baseline['max_score']:g} in {baseline['seconds']:.0f} s"
             if baseline else "not graded (--no-baseline)")
@@ -170,21 +178,24 @@ def report(records: list[dict], total: int, meta: dict) -> str:
         f"silent, {len(gaps)} need a new hidden test, {len(unreviewed)} unreviewed.",
         f"- Killed among mutants the spec can tell apart (equivalent and unspecified ones "
         f"left out): {len(killed)} / {gradable} = {adjusted:.1f}%.",
+        f"- Grader errors (twice; left out of every count above): {len(errors)}"
+        + (": " + ", ".join(f"#{r['index']} ({r['error']})" for r in errors) if errors else "."),
         "",
         "## By part",
         "",
         "| Part | Mutants | Killed | Survived |",
         "|---|---:|---:|---:|",
     ]
+    scored = [r for r in records if r not in errors]
     by_part: dict[str, Counter] = defaultdict(Counter)
-    for r in records:
+    for r in scored:
         by_part[str(r["part"] or "shared")][r["killed"]] += 1
     for part in sorted(by_part):
         c = by_part[part]
         lines.append(f"| {part} | {c[True] + c[False]} | {c[True]} | {c[False]} |")
     lines += ["", "## By operator", "", "| Operator | Mutants | Killed |", "|---|---:|---:|"]
     by_op: dict[str, Counter] = defaultdict(Counter)
-    for r in records:
+    for r in scored:
         by_op[r["operator"]][r["killed"]] += 1
     for op, c in sorted(by_op.items(), key=lambda kv: -sum(kv[1].values())):
         lines.append(f"| {op} | {c[True] + c[False]} | {c[True]} |")
