@@ -1,12 +1,13 @@
 """What the validity tools share: which tests are timing tests, and which suite was measured."""
 
+import hashlib
 import re
 import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 TIMING_ID = re.compile(r"linear|duplicat|timing|complexity|quadratic", re.IGNORECASE)
-# The code a measurement depends on: the hidden suite, the oracle and the sandbox.
+# The code a measurement depends on: the hidden suite, the oracle, the sandbox, extraction.
 MEASURED = ("autograder/suite", "autograder/sandbox", "autograder/extract", "solutions")
 
 
@@ -15,14 +16,28 @@ def is_timing_test(test_id: str) -> bool:
     return bool(TIMING_ID.search(test_id))
 
 
-def suite_version() -> str:
-    """The commit, plus a note if the suite, oracle or sandbox has uncommitted changes."""
-    def git(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["git", *args], cwd=REPO, text=True, capture_output=True)
-
+def _git(*args: str) -> str:
     try:
-        head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
-        dirty = git("status", "--porcelain", "--", *MEASURED).stdout.strip()
+        return subprocess.run(["git", *args], cwd=REPO, text=True, capture_output=True).stdout
     except OSError:
-        return "unknown"
-    return f"{head} + uncommitted changes to the suite" if dirty else head
+        return ""
+
+
+def suite_version() -> str:
+    """``HEAD`` and a fingerprint of the measured code (committed trees + uncommitted diff).
+
+    Two reports with the same fingerprint measured the same suite, whatever else was
+    committed in between.
+    """
+    trees = _git("rev-parse", *(f"HEAD:{p}" for p in MEASURED))
+    diff = _git("diff", "HEAD", "--", *MEASURED) + _git(
+        "ls-files", "--others", "--exclude-standard", "--", *MEASURED)
+    fingerprint = hashlib.sha1((trees + diff).encode()).hexdigest()[:10]
+    head = _git("rev-parse", "--short", "HEAD").strip() or "unknown"
+    dirty = " + uncommitted changes" if diff.strip() else ""
+    return f"{head}{dirty}, suite fingerprint {fingerprint}"
+
+
+def same_suite(before: str, after: str) -> bool:
+    """True when two ``suite_version`` strings have the same fingerprint."""
+    return before.rsplit(" ", 1)[-1] == after.rsplit(" ", 1)[-1]

@@ -31,7 +31,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from .common import is_timing_test, suite_version
+from .common import is_timing_test, same_suite, suite_version
 from .mutants import Mutant, mutants, original_source
 from .survivors import EQUIVALENT, NEEDS_TEST, UNSPECIFIED
 
@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                                 not args.no_baseline)
         after = suite_version()
         meta = {"seconds": time.monotonic() - started, "baseline": baseline, "jobs": args.jobs,
-                "commit": version if version == after else
+                "commit": version if same_suite(version, after) else
                 f"{version}, THE SUITE CHANGED DURING THE RUN (now {after})"}
         meta_path.write_text(json.dumps(meta), encoding="utf-8")
     full = len(records) == len(all_mutants)

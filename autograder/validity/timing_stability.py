@@ -31,7 +31,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .common import is_timing_test, suite_version
+from .common import is_timing_test, same_suite, suite_version
 
 HERE = Path(__file__).resolve().parent
 REPORT = HERE / "TIMING.md"
@@ -175,7 +175,7 @@ def report(outcomes: dict, ratios: dict, seconds: dict, wall: float, runs: int,
         f"do not edit. {runs} gradings of each variant, round-robin, with {load} busy-loop",
         f"processes on the machine's CPUs the whole time; wall time {wall / 60:.1f} min.",
         f"Suite measured: `{versions[0]}`"
-        + ("." if versions[0] == versions[1] else
+        + ("." if same_suite(*versions) else
            f" at the start, `{versions[1]}` at the end (THE SUITE CHANGED DURING THE RUN)."),
         "Targets: 0 false failures on the reference, every run of a slow variant caught by",
         "the timing test meant for it.",
