@@ -12,7 +12,9 @@ Every reply is decoded into fresh ``int``/``float``/``str``/``bool``/``None``/
 ``list``/``tuple``/``dict``/``set`` objects or a ``Remote`` handle, so nothing the
 student built can reach this process. A student exception arrives as
 ``StudentError``; a worker that hangs past the timeout, dies or talks nonsense
-raises ``WorkerFailure`` and is killed with everything it started.
+raises ``WorkerFailure`` and is killed with everything it started. A worker that
+fails before it says it is ready (before it has read any student code) is the
+machine's fault, not the student's: ``WorkerFailure`` of kind ``"environment"``.
 """
 
 import contextlib
@@ -54,7 +56,8 @@ class StudentError(Exception):
 
 
 class WorkerFailure(Exception):
-    """The worker hung (``kind == "timeout"``), died (``"crash"``) or broke the protocol."""
+    """The worker hung (``kind == "timeout"``), died (``"crash"``), broke the protocol
+    (``"protocol"``), or could not start on this machine (``"environment"``)."""
 
     def __init__(self, kind: str, detail: str) -> None:
         super().__init__(f"{kind}: {detail}")
@@ -120,10 +123,12 @@ class Worker:
     ) -> None:
         self.part, self.timeout, self.hash_seed = part, timeout, hash_seed
         self.last_seconds = 0.0
+        self.failure_output = ""  # what the worker printed before it failed
         reference, exports = reference_without(part)
         grafts = [[cls, m] for (cls, m), p in METHOD_PART.items() if p == part]
         statements = code.for_part(part, also=tuple(cls for cls, _ in grafts))
         self._start()
+        self._wait_ready()
         self._send({
             "reference": reference,
             "exports": exports,
@@ -161,6 +166,21 @@ class Worker:
             self.process.stdin.write(limits.WORKER_SOURCE)
         self.process.stdin.close()
 
+    def _wait_ready(self) -> None:
+        """Wait for the confined worker's first message; any failure here is the sandbox's."""
+        try:
+            reply = self._receive()
+        except WorkerFailure as exc:
+            raise WorkerFailure("environment", self._startup_failure(exc.detail)) from None
+        if reply != {"ready": True}:
+            raise self._fail("environment", "the worker did not say it was ready")
+
+    def _startup_failure(self, detail: str) -> str:
+        """``detail`` and the last line the worker printed (its own error, no student's)."""
+        lines = self.failure_output.strip().splitlines()
+        return f"the sandboxed worker did not start: {detail}" + (
+            f"; it printed: {lines[-1][:300]}" if lines else "")
+
     def _send(self, message: dict) -> None:
         try:
             send(self._to_worker, message)
@@ -177,9 +197,16 @@ class Worker:
                 raise self._fail("timeout", f"no answer within {self.timeout:g} s")
             block = os.read(self._from_worker, min(size - len(data), 1 << 20))
             if not block:
-                raise self._fail("crash", f"the worker exited (code {self.process.poll()})")
+                raise self._fail("crash", f"the worker exited (code {self._exit_code()})")
             data += block
         return data
+
+    def _exit_code(self) -> int | None:
+        """The exit code of a worker that closed its pipe (None if it lingers on)."""
+        try:
+            return self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return None
 
     def _receive(self) -> object:
         deadline = time.monotonic() + self.timeout
@@ -192,6 +219,7 @@ class Worker:
             raise self._fail("protocol", "reply is not JSON") from exc
 
     def _fail(self, kind: str, detail: str) -> WorkerFailure:
+        self.failure_output = self.output()
         self.close()
         return WorkerFailure(kind, detail)
 
@@ -242,11 +270,11 @@ class Worker:
 
     def output(self, limit: int = 4000) -> str:
         """What the student's code printed so far (capped)."""
-        self._output.flush()
         try:
+            self._output.flush()
             with open(self._output.name, "rb") as handle:
                 return handle.read(limit).decode("utf-8", "replace")
-        except OSError:
+        except (OSError, ValueError):  # closed already
             return ""
 
     def close(self) -> None:

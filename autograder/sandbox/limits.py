@@ -20,6 +20,7 @@ space, file size, processes) before it reads any student code.
 """
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -31,6 +32,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER_SOURCE = Path(__file__).with_name("worker.py").read_bytes()
+# A probe's answer holds only for the worker program it probed (a grader updated in the
+# middle of a batch must probe again, not trust its parent's answer).
+WORKER_DIGEST = hashlib.sha256(WORKER_SOURCE).hexdigest()[:16]
 NOBODY = 65534
 LIMITS = {
     "cpu_seconds": 60,
@@ -154,9 +158,10 @@ def _works(level: str, python: str) -> bool:
 @cache
 def isolation() -> tuple[str, str]:
     """The strongest level that works here (or ``$AUTOGRADER_ISOLATION``), and its interpreter."""
-    probed = os.environ.get(PROBED_ENV, "").split(":", 1)
-    if len(probed) == 2 and probed[0] in LEVELS and Path(probed[1]).is_file():
-        return probed[0], probed[1]  # a parent process already probed this machine
+    probed = os.environ.get(PROBED_ENV, "").split(":", 2)
+    if (len(probed) == 3 and probed[0] in LEVELS and probed[1] == WORKER_DIGEST
+            and Path(probed[2]).is_file()):
+        return probed[0], probed[2]  # a parent process already probed this machine
     forced = os.environ.get("AUTOGRADER_ISOLATION")
     if forced and forced not in LEVELS:
         raise ValueError(f"AUTOGRADER_ISOLATION must be one of {', '.join(LEVELS)}")
@@ -171,7 +176,7 @@ def isolation() -> tuple[str, str]:
         for python in _interpreters():
             if level == "basic" or _works(level, python):
                 # Scoring processes started from here inherit the answer instead of probing.
-                os.environ[PROBED_ENV] = f"{level}:{python}"
+                os.environ[PROBED_ENV] = f"{level}:{WORKER_DIGEST}:{python}"
                 return level, python
     if forced:
         raise RuntimeError(f"isolation level {forced!r} does not work on this machine")

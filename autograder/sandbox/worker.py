@@ -3,8 +3,9 @@
 Started by ``client.Worker`` as ``python -I -S - IN_FD OUT_FD SETUP`` with this
 file on standard input, so it needs no readable copy of the grader. ``SETUP`` is
 JSON: the folders to cover and the user to become (see ``confine``) and the
-resource limits. It applies them all before it reads one
-*load* message (reference source for the other parts, then the student's
+resource limits. It applies them all, says *ready* (so that the scorer can tell a
+sandbox that does not start on this machine from student code that crashes), and
+only then reads one *load* message (reference source for the other parts, then the student's
 statements), then answers *call* / *get* requests until its input closes.
 Messages are length-prefixed JSON; values are plain data with a few tags (tuple,
 dict, set, remote object handle). Nothing is ever pickled.
@@ -253,6 +254,7 @@ if __name__ == "__main__":
         apply_limits(setup["limits"])
         if sys.argv[1] == "probe":  # the grader checks that confinement works here
             os._exit(0)
+        send(int(sys.argv[2]), {"ready": True})  # no student code has been read yet
         serve(int(sys.argv[1]), int(sys.argv[2]))
     except BaseException:  # noqa: BLE001
         traceback.print_exc()

@@ -13,6 +13,8 @@ Limits, so that a hanging submission costs seconds, not minutes, and only in its
 - after ``MAX_TIMEOUTS`` timeouts in one part, the remaining tests of that part fail at once;
 - a worker that cannot even load fails every test of its part at once (loading is
   deterministic, so there is no point in retrying);
+- a worker that fails before it is ready (the sandbox itself does not start) stops the
+  whole run: ``grade_file`` reports a grading error instead of a score;
 - a test may spend ``TEST_BUDGET`` seconds and a part ``PART_BUDGET`` seconds in calls.
 
 Inside one test, a failure of the worker is sticky: every later call of that test raises
@@ -31,7 +33,8 @@ from hypothesis import HealthCheck, Phase, settings
 from autograder.extract import StudentCode, extract
 from autograder.parts import PARTS
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, limits
-from autograder.suite.plugin import WARNINGS_KEY, WORKERS_KEY, part_of
+from autograder.suite.plugin import ENVIRONMENT_KEY, WARNINGS_KEY, WORKERS_KEY, part_of
+from autograder.suite.run import ENVIRONMENT_EXIT
 from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
 
 # Workers with other hash seeds that a part's tests will ``spawn`` (test_part3).
@@ -71,6 +74,12 @@ class GradingStopped(Exception):
         self.student_message = message
 
 
+def _stop_session(config: pytest.Config, detail: str) -> None:
+    """The sandbox does not start here: no test result of this run means anything."""
+    config.stash[ENVIRONMENT_KEY] = detail  # the results JSON carries it to ``grade_file``
+    pytest.exit(detail, returncode=ENVIRONMENT_EXIT)
+
+
 def _load_failure(exc: WorkerFailure) -> str:
     if exc.kind == "timeout":
         return f"loading your code timed out after {LOAD_TIMEOUT:g} s"
@@ -100,6 +109,8 @@ class PartState:
         try:
             worker = Worker(self.code, self.part, timeout=LOAD_TIMEOUT, hash_seed=hash_seed)
         except WorkerFailure as exc:
+            if exc.kind == "environment":
+                _stop_session(self.config, exc.detail)
             message = _load_failure(exc)
             if main:
                 self.broken = message

@@ -46,6 +46,8 @@ MESSAGE_LIMIT = 1500
 WARNINGS_KEY = pytest.StashKey[list]()
 # conftest.py registers every worker here, so that SIGTERM can kill them all.
 WORKERS_KEY = pytest.StashKey[list]()
+# conftest.py puts here why the sandbox could not start (the run then stops at once).
+ENVIRONMENT_KEY = pytest.StashKey[str]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -73,11 +75,20 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGTERM, functools.partial(_terminate, config))
 
 
-def _terminate(config: pytest.Config, signum: int, frame: object) -> None:
+def _close_workers(config: pytest.Config) -> None:
     for worker in config.stash.get(WORKERS_KEY, []):
         with contextlib.suppress(Exception):
             worker.close()
+
+
+def _terminate(config: pytest.Config, signum: int, frame: object) -> None:
+    _close_workers(config)
     os._exit(128 + signum)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # Normally every fixture has closed its workers by now; not after ``pytest.exit``.
+    _close_workers(config)
 
 
 def part_of(item: pytest.Item) -> int:
@@ -226,6 +237,7 @@ class Recorder:
             "exitstatus": int(exitstatus),
             "tests": tests,
             "warnings": list(dict.fromkeys(self.config.stash.get(WARNINGS_KEY, []))),
+            "environment_error": self.config.stash.get(ENVIRONMENT_KEY, None),
         }
         tmp = self.path.with_name(self.path.name + ".part")
         tmp.write_text(json.dumps(payload, ensure_ascii=True), encoding="utf-8")

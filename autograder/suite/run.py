@@ -10,6 +10,8 @@ CONTRACT (owned by the suite; the CLI and the repository's tests call only this)
   process), which itself starts one sandboxed worker per part.
 - Never raises for a bad submission: an unreadable file, a crash or a timeout of
   the whole run gives ``status="error"`` with ``error`` saying why, all parts 0.
+  So does a sandbox that cannot start on this machine (``error="environment: ..."``):
+  the grader's failure is never reported as the student's zero.
 
 How (the details a TA may need):
 
@@ -56,6 +58,9 @@ VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / f"autograder-hypothesis-{os.getuid()}"
 # Seconds between SIGTERM and SIGKILL when a run is over time.
 GRACE = 3.0
+# The scoring process's exit code when a sandboxed worker could not start at all (before
+# any student code): a grading error, never a student's zero.
+ENVIRONMENT_EXIT = 17
 # Options of the scoring process's pytest, apart from the paths.
 PYTEST_INI = """[pytest]
 addopts =
@@ -155,6 +160,15 @@ def _valid_test(test: object) -> bool:
     )  # fmt: skip
 
 
+def environment_error(path: Path) -> str:
+    """Why the sandbox did not start, as the plugin recorded it (or a generic reason)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        detail = json.loads(path.read_text(encoding="utf-8")).get("environment_error")
+        if type(detail) is str and detail:
+            return detail[:500]
+    return "the sandboxed worker did not start"
+
+
 def read_results(path: Path) -> tuple[list[TestResult], list[str]]:
     """The plugin's JSON, validated; raises ``ValueError`` saying what is wrong."""
     try:
@@ -217,6 +231,10 @@ def grade_file(
         if exit_code is None:
             return finish(status="error", error=f"timeout: grading took over {timeout:g} s",
                           warnings=warnings)
+        if exit_code == ENVIRONMENT_EXIT:
+            detail = environment_error(results)
+            print(f"autograder: grading {source}: {detail}", file=sys.stderr)
+            return finish(status="error", error=f"environment: {detail}", warnings=warnings)
         try:
             if exit_code not in (0, 1):
                 raise ValueError(f"the test run stopped with exit code {exit_code}")
