@@ -49,6 +49,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solutions as ref
+from autograder.sandbox import StudentError
 
 from .support import (
     EOW,
@@ -228,17 +229,36 @@ def test_initial_state(student):
         kept = student.get(tok, "target_vocab_size")
         check(is_int(kept) and kept == target,
               f"{what}.target_vocab_size is {show(kept)}, expected {target}")
+    # An untrained tokenizer already encodes and decodes, with that two-entry vocabulary.
+    ids = student.method(tok, "encode", "ab a")
+    check(ids == [0, 0, 1, 0, 1],
+          f"untrained {what}.encode('ab a') is {show(ids)}, expected [0, 0, 1, 0, 1]")
+    text = student.method(tok, "decode", [0, 1])
+    check(text == UNK, f"untrained {what}.decode([0, 1]) is {show(text)}, expected '<UNK>'")
 
 
 @pytest.mark.points(1)
 def test_bad_vocab_size(student):
-    """A vocab_size that is not a positive int raises ValueError (constructor and train)"""
+    """vocab_size must be a positive int (else ValueError, in __init__ and train); 1 is fine"""
     for bad in (0, -3, True, False, 2.5, "10", None):
         expect_raises("ValueError", f"BPETokenizer({bad!r})", student.call, "BPETokenizer", bad)
     tok = expect_remote(student.call("BPETokenizer", 20), "BPETokenizer(20)")
     for bad in (0, -1, True, 3.0):
         expect_raises("ValueError", f"train(corpus, vocab_size={bad!r})", student.method, tok,
                       "train", ["low lower"], bad)
+    # 1 is a positive int: accepted, and training then stops at the base vocabulary.
+    for what, make in (("BPETokenizer(1)", lambda: student.call("BPETokenizer", 1)),
+                       ("train(['low'], vocab_size=1)",
+                        lambda: student.method(tok, "train", ["low"], 1))):
+        try:
+            make()
+        except StudentError as exc:
+            raise AssertionError(f"{what} should be accepted (1 is a positive int), "
+                                 f"but it raised {exc.type_name}") from None
+    vocab, merges = student.get(tok, "vocab"), student.get(tok, "merges")
+    check(merges == [] and vocab == [UNK, EOW, "l", "o", "w"],
+          f"after train(['low'], vocab_size=1): merges {show(merges)} and vocab {show(vocab)}, "
+          "expected [] and the base vocabulary ['<UNK>', ' ', 'l', 'o', 'w']")
 
 
 @pytest.mark.points(2)

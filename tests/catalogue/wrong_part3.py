@@ -474,6 +474,39 @@ def p3_zero_vocab_size_accepted(bug, ref):
 
 @wrong(
     3,
+    "a vocabulary needs at least UNK and EOW, so a size below 2 makes no sense",
+    """
+    class BPETokenizer(BPETokenizer):
+        def __init__(self, vocab_size=1000):
+            if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 2:
+                raise ValueError(f"vocab_size must be an int of at least 2, got {vocab_size!r}")
+            self.target_vocab_size = vocab_size
+            self.vocab = [UNK, EOW]
+            self.merges = []
+            self._build_mappings()
+    """,
+)
+def p3_size_one_rejected(bug, ref):
+    differs(bug, ref, lambda ns: ns["BPETokenizer"](1).target_vocab_size)
+
+
+@wrong(
+    3,
+    "nothing can be encoded before training, so the mappings are built by train",
+    """
+    class BPETokenizer(BPETokenizer):
+        def __init__(self, vocab_size=1000):
+            self.target_vocab_size = check_vocab_size(vocab_size)
+            self.vocab = [UNK, EOW]
+            self.merges = []
+    """,
+)
+def p3_untrained_cannot_encode(bug, ref):
+    differs(bug, ref, lambda ns: ns["BPETokenizer"](50).encode("ab a"))
+
+
+@wrong(
+    3,
     "the constructor already validated the size, so train can take its argument as it is",
     """
     class BPETokenizer(BPETokenizer):
