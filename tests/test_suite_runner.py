@@ -370,6 +370,21 @@ BROKEN_CELL = "# %%\ndef vocab_tradeoff(corpus, vocab_sizes, embed_dim:\n    ret
 EXIT_ALL = "import os\n\nEXIT_NOW = os._exit(1)\n"
 EXIT_PART3 = "import os\n\n\nclass BPETokenizer(BPETokenizer):\n    os._exit(1)\n"
 
+# A correct build_vocab that reads state its own class's __init__ set up: Part 4 grafts
+# build_vocab onto the reference class, which must carry that state along.
+OWN_STATE = """
+class CharTokenizer(CharTokenizer):
+    def __init__(self, vocab=None):
+        self.unk_token = UNK
+        super().__init__(vocab)
+
+    def build_vocab(self, corpus):
+        chars = sorted(set("".join(corpus)) - {self.unk_token})
+        self.vocab = [self.unk_token] + chars
+        self.char_to_id = {c: i for i, c in enumerate(self.vocab)}
+        self.id_to_char = dict(enumerate(self.vocab))
+"""
+
 SUBMISSIONS = {
     "reference": REFERENCE,
     "stub": stub_source(),
@@ -379,6 +394,7 @@ SUBMISSIONS = {
         "\nclass ", "\n# %%\nclass ") + "\n" + BROKEN_CELL,
     "exit_all": REFERENCE + "\n\n" + EXIT_ALL,
     "exit_part3": REFERENCE + "\n\n" + EXIT_PART3,
+    "own_state": REFERENCE + "\n\n" + OWN_STATE,
 }
 
 
@@ -515,6 +531,12 @@ def test_test_names_and_ids_are_student_readable(graded):
         assert re.fullmatch(r"part[1-6]::test_\w+", test["id"]), test["id"]
         assert test["name"] and "\n" not in test["name"] and not test["name"].startswith("test_")
 
+
+
+def test_build_vocab_may_use_state_from_the_students_own_constructor(graded):
+    result = graded["own_state"]
+    assert result["score"] == 100, [(t["id"], t["output"]) for t in result["tests"]
+                                    if t["status"] != "passed"]
 
 
 def test_a_subclass_override_keeps_build_vocab_in_part4(graded):

@@ -15,6 +15,7 @@ process re-validates every reply and measures time itself. This file imports
 only the standard library, so it runs without the rest of the grader.
 """
 
+import contextlib
 import json
 import numbers
 import os
@@ -157,7 +158,35 @@ def graft(namespace: dict, reference: dict, class_name: str, method: str) -> Non
                 isinstance(vars(cls).get(name), property) for cls in own
             ):
                 setattr(target, name, _assignable(name, value))
+        if any("__init__" in vars(cls) for cls in own):
+            target.__init__ = _with_student_state(target.__init__, student)
     namespace[class_name] = target
+
+
+def _with_student_state(reference_init, student: type):
+    """The reference ``__init__``, plus the attributes only the student's ``__init__`` sets.
+
+    The grafted method may read state of the student's own (``self.unk_token``). The
+    student's constructor runs on a scratch object; only names the reference did not set
+    are copied, so a bug in the student's ``vocab`` or mappings still costs nothing here.
+    """
+
+    def __init__(self, *args, **kwargs):
+        reference_init(self, *args, **kwargs)
+        if isinstance(self, student):
+            return  # the scratch object itself (the student's class calling super())
+        scratch = object.__new__(student)
+        try:
+            student.__init__(scratch, *args, **kwargs)
+        except Exception:  # noqa: BLE001 - the student's constructor is not graded here
+            return
+        for name, value in vars(scratch).items():
+            if name not in vars(self) and not name.startswith("_assigned_"):
+                # (not onto a read-only property of the reference's)
+                with contextlib.suppress(AttributeError, TypeError):
+                    setattr(self, name, value)
+
+    return __init__
 
 
 def _assignable(name: str, prop: property) -> property:
