@@ -1,13 +1,16 @@
 """The Gradescope bundle: what the zip holds, and run_autograder on a fake /autograder."""
 
+import importlib.metadata
 import json
 import os
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 from autograder.gradescope.bundle import build
 from autograder.parts import POINTS
@@ -15,6 +18,45 @@ from autograder.report.schema import gradescope_problems
 from autograder.sandbox.reference import reference_without
 
 FULL = float(sum(POINTS.values()))
+REQUIREMENTS = Path("autograder/gradescope/requirements.txt")
+
+
+def pinned() -> list[Requirement]:
+    text = (Path(__file__).resolve().parents[1] / REQUIREMENTS).read_text()
+    return [Requirement(line) for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def closure(requirements: list[Requirement]) -> set[str]:
+    """The installed distributions these requirements pull in, dependencies included."""
+    seen: set[str] = set()
+    todo = list(requirements)
+    while todo:
+        req = todo.pop()
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        dist = importlib.metadata.distribution(req.name)
+        if dist.metadata["Name"].lower() not in seen:
+            seen.add(dist.metadata["Name"].lower())
+            todo += [Requirement(r) for r in dist.requires or []]
+    return seen
+
+
+@pytest.fixture(scope="module")
+def lean_python(tmp_path_factory) -> Path:
+    """A venv holding only requirements.txt's packages (linked from this environment),
+    as setup.sh builds on Gradescope: no nbgrader, no jupyter, no matplotlib."""
+    venv = tmp_path_factory.mktemp("lean") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    where = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c", where],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    ours = Path(sysconfig.get_path("purelib"))
+    for name in closure(pinned()):
+        for file in importlib.metadata.distribution(name).files or []:
+            top = ours / file.parts[0]
+            if file.parts[0] != ".." and top.exists() and not (site / file.parts[0]).exists():
+                (site / file.parts[0]).symlink_to(top)
+    return venv / "bin" / "python"
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +87,13 @@ def test_setup_script_is_valid_bash(bundle, tmp_path):
     assert subprocess.run(["bash", "-n", str(tmp_path / "setup.sh")]).returncode == 0
 
 
-def run_autograder(bundle: Path, root: Path) -> dict:
+def run_autograder(bundle: Path, root: Path, python: Path | str = sys.executable) -> dict:
     """Unpack the zip into ROOT/source and run its run_autograder, as Gradescope does."""
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
     script = root / "source" / "run_autograder"
     script.chmod(0o755)
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": str(python)}
     done = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     results = json.loads((root / "results" / "results.json").read_text())
@@ -59,10 +101,25 @@ def run_autograder(bundle: Path, root: Path) -> dict:
     return results
 
 
-def test_the_reference_scores_full_marks(bundle, tmp_path):
+def test_the_pins_are_the_versions_the_tests_run_with():
+    for req in pinned():
+        (spec,) = req.specifier
+        assert spec.operator == "==", f"{req} is not pinned"
+        assert importlib.metadata.version(req.name) == spec.version, req
+
+
+def test_the_lean_environment_lacks_the_course_tools(lean_python):
+    for module in ("nbgrader", "matplotlib", "tqdm", "jupytext"):
+        found = subprocess.run([str(lean_python), "-c", f"import {module}"], capture_output=True)
+        assert found.returncode != 0, f"{module} is importable: the test proves nothing"
+
+
+def test_the_reference_scores_full_marks_with_only_the_pinned_packages(
+    bundle, tmp_path, lean_python
+):
     (tmp_path / "submission").mkdir()
     (tmp_path / "submission" / "tokenization.py").write_text(reference_without(0)[0])
-    results = run_autograder(bundle, tmp_path)
+    results = run_autograder(bundle, tmp_path, lean_python)
     assert results["score"] == FULL
     assert all(t["status"] == "passed" for t in results["tests"])
 

@@ -2,8 +2,9 @@
 
 Gradescope wants ``setup.sh`` and ``run_autograder`` at the top of the zip; the
 rest is what the grader needs at run time: the ``autograder`` package (with the
-hidden suite), the reference ``solutions`` and ``pyproject.toml`` to install
-them. Nothing for students, no repository tests, no sample submissions.
+hidden suite and ``gradescope/requirements.txt``, its dependencies) and the
+reference ``solutions``. Nothing for students, no repository tests, no sample
+submissions.
 """
 
 import argparse
@@ -19,8 +20,7 @@ REGULAR = 0o644 << 16
 
 def members() -> list[tuple[Path, str]]:
     """(file on disk, name in the zip) for everything the bundle holds."""
-    files = [(HERE / "setup.sh", "setup.sh"), (HERE / "run_autograder", "run_autograder"),
-             (REPO / "pyproject.toml", "pyproject.toml")]
+    files = [(HERE / "setup.sh", "setup.sh"), (HERE / "run_autograder", "run_autograder")]
     for package in PACKAGES:
         for path in sorted((REPO / package).rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
