@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TextIO
 
 from .batch import grade_all
 from .cache import ResultCache
@@ -79,13 +80,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class Progress:
-    """A progress bar with finished / failed-to-grade / remaining, and one line per student."""
+    """Finished / failed-to-grade / remaining, and one line per student.
 
-    def __init__(self, total: int) -> None:
+    On a terminal, a tqdm bar under the student lines. Into a file or a pipe (a batch run
+    under nohup, CI), where a redrawn bar would pile up as carriage returns, each student
+    line carries the counts instead.
+    """
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
         from tqdm import tqdm
 
         self.failed = 0
-        self.bar = tqdm(total=total, unit="sub", file=sys.stderr, dynamic_ncols=True)
+        self.stream = stream or sys.stderr
+        self.bar = (tqdm(total=total, unit="sub", file=self.stream, dynamic_ncols=True)
+                    if self.stream.isatty() else None)
 
     def __call__(self, result: SubmissionResult, done: int, total: int) -> None:
         if result["status"] == "graded":
@@ -94,15 +102,18 @@ class Progress:
             self.failed += 1
             outcome = f"not graded: {one_line(result['error'] or 'unknown', 80)}"
         seconds = f" ({result['seconds']:.1f} s)" if result["seconds"] else ""
-        self.bar.write(f"{one_line(result['student_id'], 40)}: {outcome}{seconds}",
-                       file=sys.stderr)
-        self.bar.set_postfix_str(
-            f"finished {done - self.failed}, failed {self.failed}, remaining {total - done}"
-        )
+        line = f"{one_line(result['student_id'], 40)}: {outcome}{seconds}"
+        counts = f"finished {done - self.failed}, failed {self.failed}, remaining {total - done}"
+        if self.bar is None:
+            print(f"{line}  [{counts}]", file=self.stream, flush=True)
+            return
+        self.bar.write(line, file=self.stream)
+        self.bar.set_postfix_str(counts)
         self.bar.update(1)
 
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()
 
 
 def grade_command(args: argparse.Namespace) -> int:

@@ -58,6 +58,33 @@ def test_batch_completes_despite_failures(graded) -> None:
     assert "Mean per part" in proc.stdout and "Reports in" in proc.stdout
 
 
+def test_progress_into_a_log_is_one_line_per_student_with_the_counts(graded) -> None:
+    proc, _ = graded
+    lines = [line for line in proc.stderr.splitlines() if line.endswith("]")]
+    assert len(lines) == 4 and "\r" not in proc.stderr, proc.stderr
+    assert lines[-1].endswith("[finished 2, failed 2, remaining 0]"), lines
+    assert any(line.startswith("good: 100 / 100") for line in lines), lines
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_is_a_tqdm_bar_with_the_counts() -> None:
+    from autograder.cli import Progress
+
+    screen = Terminal()
+    progress = Progress(2, screen)
+    for done, (student, status) in enumerate([("a", "graded"), ("b", "error")], start=1):
+        progress({"student_id": student, "status": status, "score": 100.0,
+                  "max_score": 100.0, "error": "crash", "seconds": 1.0}, done, 2)
+    progress.close()
+    text = screen.getvalue()
+    assert "\r" in text and "2/2" in text, text
+    assert "finished 1, failed 1, remaining 0" in text and "b: not graded: crash" in text
+
+
 def test_one_row_per_student_with_reasons(graded) -> None:
     _, out = graded
     check_grades_file(out / "grades.csv")
