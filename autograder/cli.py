@@ -150,6 +150,11 @@ def grade_command(args: argparse.Namespace) -> int:
     reports = write_reports(results, args.out, assignment=args.assignment,
                             wall_seconds=wall, jobs=jobs)
     print("\n".join(console_summary(reports.stats, str(args.out), wall, jobs)))
+    broken = sum(str(r["error"]).startswith("environment:") for r in results)
+    if broken:
+        print(f"warning: the sandbox did not start for {broken} submission"
+              f"{'s' * (broken != 1)}: this machine's fault, not the students'. Fix it and "
+              "run again; those are not cached and will be graded then.", file=sys.stderr)
     return 0
 
 

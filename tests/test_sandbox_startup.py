@@ -6,6 +6,11 @@ machine. These tests hand it a level whose interpreter cannot run the worker at 
 (``/bin/false``), which is what a stale probe or a broken machine looks like.
 """
 
+import csv
+import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +19,8 @@ from autograder.cache import ResultCache
 from autograder.sandbox import limits
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -43,3 +50,18 @@ def test_a_probe_made_for_another_worker_program_is_probed_again(reference_file,
     result = grade_file(reference_file, "someone", timeout=120)
     assert result["status"] == "graded", result["error"]
     assert result["score"] == 100
+
+
+def test_the_cli_lists_the_row_as_failed_warns_the_ta_and_caches_nothing(
+    reference_file, tmp_path
+):
+    env = {**os.environ, limits.PROBED_ENV: f"basic:{limits.WORKER_DIGEST}:/bin/false"}
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(reference_file),
+                           "--out", str(out)], env=env, capture_output=True, text=True,
+                          timeout=240, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "the sandbox did not start for 1 submission" in done.stderr
+    (row,) = csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8")))
+    assert row["status"] == "error" and row["error"].startswith("environment:"), row
+    assert not list((out / ".cache").glob("*.json"))
