@@ -1,9 +1,8 @@
 """environment.yml (conda) and pyproject.toml (pip) install the same packages."""
 
 import re
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 NOT_PACKAGES = {"python", "pip"}  # conda-only entries: the interpreter and its installer
