@@ -385,6 +385,15 @@ class CharTokenizer(CharTokenizer):
         self.id_to_char = dict(enumerate(self.vocab))
 """
 
+# A constructor that never returns: Part 2's bug, which must not cost Part 4 (whose graft
+# also builds the student's state) more than a moment.
+INIT_LOOPS = """
+class CharTokenizer(CharTokenizer):
+    def __init__(self, vocab=None):
+        while True:
+            pass
+"""
+
 SUBMISSIONS = {
     "reference": REFERENCE,
     "stub": stub_source(),
@@ -395,6 +404,7 @@ SUBMISSIONS = {
     "exit_all": REFERENCE + "\n\n" + EXIT_ALL,
     "exit_part3": REFERENCE + "\n\n" + EXIT_PART3,
     "own_state": REFERENCE + "\n\n" + OWN_STATE,
+    "init_loops": REFERENCE + "\n\n" + INIT_LOOPS,
 }
 
 
@@ -537,6 +547,12 @@ def test_build_vocab_may_use_state_from_the_students_own_constructor(graded):
     result = graded["own_state"]
     assert result["score"] == 100, [(t["id"], t["output"]) for t in result["tests"]
                                     if t["status"] != "passed"]
+
+
+def test_a_constructor_that_hangs_costs_part2_only(graded):
+    scores = part_scores(graded["init_loops"])
+    assert scores[2] == 0
+    assert all(scores[p] == POINTS[p] for p in POINTS if p != 2), scores
 
 
 def test_a_subclass_override_keeps_build_vocab_in_part4(graded):

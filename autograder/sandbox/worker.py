@@ -163,23 +163,43 @@ def graft(namespace: dict, reference: dict, class_name: str, method: str) -> Non
     namespace[class_name] = target
 
 
-def _with_student_state(reference_init, student: type):
+class _Overtime(BaseException):
+    """The student's constructor ran past its budget on the scratch object."""
+
+
+def _with_student_state(reference_init, student: type, budget: float = 0.5):
     """The reference ``__init__``, plus the attributes only the student's ``__init__`` sets.
 
     The grafted method may read state of the student's own (``self.unk_token``). The
     student's constructor runs on a scratch object; only names the reference did not set
     are copied, so a bug in the student's ``vocab`` or mappings still costs nothing here.
+    A constructor that raises is ignored; one that runs past ``budget`` seconds (a Part 2
+    loop) is stopped by an alarm and never tried again, so it costs this part under a second.
     """
+    import signal
+
+    overran = []
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Overtime
 
     def __init__(self, *args, **kwargs):
         reference_init(self, *args, **kwargs)
-        if isinstance(self, student):
+        if isinstance(self, student) or overran:
             return  # the scratch object itself (the student's class calling super())
         scratch = object.__new__(student)
+        previous = signal.signal(signal.SIGALRM, stop)
+        signal.setitimer(signal.ITIMER_REAL, budget)
         try:
             student.__init__(scratch, *args, **kwargs)
-        except Exception:  # noqa: BLE001 - the student's constructor is not graded here
+        except _Overtime:
+            overran.append(True)
             return
+        except BaseException:  # noqa: BLE001 - the student's constructor is not graded here
+            return
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
         for name, value in vars(scratch).items():
             if name not in vars(self) and not name.startswith("_assigned_"):
                 # (not onto a read-only property of the reference's)
