@@ -23,6 +23,8 @@ from .results import SubmissionResult
 from .sandbox import limits
 
 VISIBILITIES = ("after_published", "hidden", "visible", "after_due_date")
+# Exit code when the sandbox did not start for some submission (the reports are written).
+ENVIRONMENT_FAILED = 3
 CACHE_DIR = ".cache"  # results by submission content, so a rerun resumes
 
 
@@ -155,6 +157,7 @@ def grade_command(args: argparse.Namespace) -> int:
         print(f"warning: the sandbox did not start for {broken} submission"
               f"{'s' * (broken != 1)}: this machine's fault, not the students'. Fix it and "
               "run again; those are not cached and will be graded then.", file=sys.stderr)
+        return ENVIRONMENT_FAILED
     return 0
 
 

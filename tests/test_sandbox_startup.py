@@ -8,6 +8,7 @@ machine. These tests hand it a level whose interpreter cannot run the worker at 
 
 import csv
 import io
+import json
 import os
 import subprocess
 import sys
@@ -60,8 +61,68 @@ def test_the_cli_lists_the_row_as_failed_warns_the_ta_and_caches_nothing(
     done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(reference_file),
                            "--out", str(out)], env=env, capture_output=True, text=True,
                           timeout=240, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr  # reports written, but the TA must act
     assert "the sandbox did not start for 1 submission" in done.stderr
     (row,) = csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8")))
     assert row["status"] == "error" and row["error"].startswith("environment:"), row
     assert not list((out / ".cache").glob("*.json"))
+
+
+# Loaded into every worker (an UPPER_CASE constant): a process that leaves the worker's
+# group and, for 30 s, kills every worker that starts after it. Part 2's encode kills its
+# own worker, so the next Part 2 test needs a new one.
+KILLER = '''
+import os
+import time
+
+
+def _kill_new_workers():
+    if os.fork():
+        return 1
+    os.setsid()
+    def workers():
+        found = set()
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if pid.isdigit() and b"-I\\0-S\\0-\\0" in f.read():
+                        found.add(int(pid))
+            except OSError:
+                pass
+        return found
+    old = workers()
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        for pid in workers() - old:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+    os._exit(0)
+
+
+KILLER_STARTED = _kill_new_workers()
+
+
+class CharTokenizer(CharTokenizer):
+    def encode(self, text):
+        os._exit(1)
+'''
+
+
+def test_a_submission_that_kills_new_workers_cannot_pass_for_a_broken_machine(tmp_path):
+    # Without namespaces (as on Gradescope) a submission can see and kill the workers that
+    # start after its code ran. The grader must take it all down and start again, not
+    # call that an environment failure (an error row instead of the student's zero).
+    path = tmp_path / "killer.py"
+    path.write_text(reference_without(0)[0] + "\n\n" + KILLER, encoding="utf-8")
+    env = {**os.environ, "AUTOGRADER_ISOLATION": "basic"}
+    env.pop(limits.PROBED_ENV, None)
+    code = ("import json, sys; from autograder.suite.run import grade_file; "
+            "r = grade_file(sys.argv[1], 'killer', timeout=200); "
+            "print(json.dumps({k: r[k] for k in ('status', 'error', 'score')}))")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["status"] == "graded", result
+    assert result["score"] < 100

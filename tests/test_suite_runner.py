@@ -394,6 +394,23 @@ class CharTokenizer(CharTokenizer):
             pass
 """
 
+# A class of the student's own that keeps vocab_size as a plain attribute, which its
+# build_vocab leaves alone. Part 4 grades build_vocab on the reference class, whose
+# vocab_size is computed: the constructor's stale number must not replace it.
+INIT_SETS_SIZE = """
+class CharTokenizer(Tokenizer):
+    def __init__(self, vocab=None):
+        self.vocab = [UNK] + [c for c in dict.fromkeys(vocab or []) if c != UNK]
+        self.vocab_size = len(self.vocab)
+        self.char_to_id = {c: i for i, c in enumerate(self.vocab)}
+        self.id_to_char = dict(enumerate(self.vocab))
+
+    def build_vocab(self, corpus):
+        self.vocab = [UNK] + sorted(set("".join(corpus)))
+        self.char_to_id = {c: i for i, c in enumerate(self.vocab)}
+        self.id_to_char = dict(enumerate(self.vocab))
+"""
+
 SUBMISSIONS = {
     "reference": REFERENCE,
     "stub": stub_source(),
@@ -405,6 +422,7 @@ SUBMISSIONS = {
     "exit_part3": REFERENCE + "\n\n" + EXIT_PART3,
     "own_state": REFERENCE + "\n\n" + OWN_STATE,
     "init_loops": REFERENCE + "\n\n" + INIT_LOOPS,
+    "init_sets_size": REFERENCE + "\n\n" + INIT_SETS_SIZE,
 }
 
 
@@ -547,6 +565,10 @@ def test_build_vocab_may_use_state_from_the_students_own_constructor(graded):
     result = graded["own_state"]
     assert result["score"] == 100, [(t["id"], t["output"]) for t in result["tests"]
                                     if t["status"] != "passed"]
+
+
+def test_state_from_the_students_constructor_never_overrides_the_reference(graded):
+    assert part_scores(graded["init_sets_size"])[4] == POINTS[4]
 
 
 def test_a_constructor_that_hangs_costs_part2_only(graded):

@@ -5,11 +5,13 @@
 set -euo pipefail
 apt-get update -qq
 apt-get install -y -qq python3 python3-venv util-linux >/dev/null
-# The pinned packages need Python 3.11+; older images (Ubuntu 22.04: 3.10) get 3.11 from apt.
+# The pinned packages need Python 3.11+ (with venv and ensurepip, which Debian and Ubuntu
+# package apart); older images (Ubuntu 22.04: 3.10) get 3.11 from apt.
 PYTHON=""
 for candidate in python3.13 python3.12 python3.11 python3; do
     if command -v "$candidate" >/dev/null &&
-        "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+        "$candidate" -c 'import sys, ensurepip, venv; sys.exit(sys.version_info < (3, 11))' \
+            2>/dev/null; then
         PYTHON="$candidate"
         break
     fi

@@ -119,22 +119,38 @@ class Worker:
     """A sandboxed process: the submission's part ``part`` plus the reference for the rest."""
 
     def __init__(
-        self, code: StudentCode, part: int, timeout: float = 10.0, hash_seed: int = 0
+        self, code: StudentCode, part: int, timeout: float = 10.0, hash_seed: int = 0,
+        load: bool = True,
     ) -> None:
+        """Start the worker and wait until it is confined; then, unless ``load`` is False
+        (call ``load()`` later), send it the code."""
         self.part, self.timeout, self.hash_seed = part, timeout, hash_seed
         self.last_seconds = 0.0
         self.failure_output = ""  # what the worker printed before it failed
+        self.process: subprocess.Popen | None = None
+        self.load_errors: list[str] = []
+        self.names: set[str] = set()
         reference, exports = reference_without(part)
         grafts = [[cls, m] for (cls, m), p in METHOD_PART.items() if p == part]
         statements = code.for_part(part, also=tuple(cls for cls, _ in grafts))
-        self._start()
-        self._wait_ready()
-        self._send({
+        self._load_message = {
             "reference": reference,
             "exports": exports,
             "student": [{"source": s.source, "origin": s.origin} for s in statements],
             "graft": grafts,
-        })
+        }
+        try:
+            self._start()
+            self._wait_ready()
+            if load:
+                self.load()
+        except BaseException:  # a signal while waiting included: never leave it running
+            self.close()
+            raise
+
+    def load(self) -> None:
+        """Send the reference and the student's statements; from here on, student code runs."""
+        self._send(self._load_message)
         reply = self._receive()
         if type(reply) is not dict or reply.get("ok") is not True:
             raise self._fail("protocol", "the worker did not load")
@@ -147,7 +163,24 @@ class Worker:
         to_worker_r, self._to_worker = os.pipe()
         self._from_worker, from_worker_w = os.pipe()
         self._output = open(Path(self._workdir.name) / "output", "wb")  # noqa: SIM115
-        self.process = subprocess.Popen(
+        try:
+            self.process = self._spawn(to_worker_r, from_worker_w)
+        except OSError as exc:  # no process to be had (EAGAIN, ENOMEM, EMFILE)
+            for fd in (to_worker_r, from_worker_w, self._to_worker, self._from_worker):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._output.close()
+            self._workdir.cleanup()
+            raise WorkerFailure("environment", f"cannot start a worker process ({exc})") from None
+        os.close(to_worker_r)
+        os.close(from_worker_w)
+        # The worker's program arrives on its standard input, then EOF.
+        with contextlib.suppress(OSError):
+            self.process.stdin.write(limits.WORKER_SOURCE)
+        self.process.stdin.close()
+
+    def _spawn(self, to_worker_r: int, from_worker_w: int) -> subprocess.Popen:
+        return subprocess.Popen(
             limits.command(to_worker_r, from_worker_w),
             pass_fds=(to_worker_r, from_worker_w),
             stdin=subprocess.PIPE,
@@ -159,12 +192,6 @@ class Worker:
             ),
             start_new_session=True,
         )
-        os.close(to_worker_r)
-        os.close(from_worker_w)
-        # The worker's program arrives on its standard input, then EOF.
-        with contextlib.suppress(OSError):
-            self.process.stdin.write(limits.WORKER_SOURCE)
-        self.process.stdin.close()
 
     def _wait_ready(self) -> None:
         """Wait for the confined worker's first message; any failure here is the sandbox's."""

@@ -171,39 +171,50 @@ def _with_student_state(reference_init, student: type, budget: float = 0.5):
     """The reference ``__init__``, plus the attributes only the student's ``__init__`` sets.
 
     The grafted method may read state of the student's own (``self.unk_token``). The
-    student's constructor runs on a scratch object; only names the reference did not set
-    are copied, so a bug in the student's ``vocab`` or mappings still costs nothing here.
-    A constructor that raises is ignored; one that runs past ``budget`` seconds (a Part 2
-    loop) is stopped by an alarm and never tried again, so it costs this part under a second.
+    student's constructor runs on a scratch object; only instance attributes that neither
+    the reference's constructor nor its class define are copied, so a bug in the student's
+    ``vocab``, mappings or ``vocab_size`` still costs nothing here. A constructor that
+    raises is ignored; one that runs past ``budget`` seconds (a Part 2 loop) is stopped by
+    an alarm, repeated until it gives up, and never tried again.
     """
     import signal
 
-    overran = []
+    state = {"overran": False, "busy": False}
 
     def stop(signum: int, frame: object) -> None:
+        state["overran"] = True
         raise _Overtime
+
+    def run_scratch(args: tuple, kwargs: dict) -> dict:
+        scratch = object.__new__(student)
+        previous = signal.signal(signal.SIGALRM, stop)
+        try:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, budget, 0.05)
+                student.__init__(scratch, *args, **kwargs)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:
+            signal.signal(signal.SIGALRM, previous)
+        return dict(vars(scratch))
 
     def __init__(self, *args, **kwargs):
         reference_init(self, *args, **kwargs)
-        if isinstance(self, student) or overran:
-            return  # the scratch object itself (the student's class calling super())
-        scratch = object.__new__(student)
-        previous = signal.signal(signal.SIGALRM, stop)
-        signal.setitimer(signal.ITIMER_REAL, budget)
-        try:
-            student.__init__(scratch, *args, **kwargs)
-        except _Overtime:
-            overran.append(True)
+        # Not for the scratch object itself (the student's class calling super()), nor
+        # for a tokenizer the student's constructor builds, nor after one overran.
+        if isinstance(self, student) or state["busy"] or state["overran"]:
             return
+        state["busy"] = True
+        try:
+            extra = run_scratch(args, kwargs)
         except BaseException:  # noqa: BLE001 - the student's constructor is not graded here
             return
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        for name, value in vars(scratch).items():
-            if name not in vars(self) and not name.startswith("_assigned_"):
-                # (not onto a read-only property of the reference's)
-                with contextlib.suppress(AttributeError, TypeError):
+            state["busy"] = False
+        for name, value in extra.items():
+            if (name not in vars(self) and not hasattr(type(self), name)
+                    and not name.startswith("_assigned_")):  # see _assignable
+                with contextlib.suppress(Exception):
                     setattr(self, name, value)
 
     return __init__

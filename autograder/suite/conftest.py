@@ -33,7 +33,14 @@ from hypothesis import HealthCheck, Phase, settings
 from autograder.extract import StudentCode, extract
 from autograder.parts import PARTS
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, limits
-from autograder.suite.plugin import ENVIRONMENT_KEY, WARNINGS_KEY, WORKERS_KEY, part_of
+from autograder.suite.plugin import (
+    CODE_RAN_KEY,
+    ENVIRONMENT_KEY,
+    WARNINGS_KEY,
+    WORKERS_KEY,
+    close_workers,
+    part_of,
+)
 from autograder.suite.run import ENVIRONMENT_EXIT
 from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
 
@@ -80,6 +87,28 @@ def _stop_session(config: pytest.Config, detail: str) -> None:
     pytest.exit(detail, returncode=ENVIRONMENT_EXIT)
 
 
+def _open_worker(config: pytest.Config, code: StudentCode, part: int, hash_seed: int) -> Worker:
+    """A worker that is confined and ready for the code (not loaded yet).
+
+    A worker that fails before it is ready is the sandbox's failure, unless the
+    submission's code, running in this session's other workers, is what stopped it
+    (a signal, a memory hog). So once any code has run, every worker is taken down and
+    the start tried once more; only a second failure, with none of the submission
+    running, stops the session as an environment error.
+    """
+    for attempt in (1, 2):
+        try:
+            worker = Worker(code, part, timeout=LOAD_TIMEOUT, hash_seed=hash_seed, load=False)
+        except WorkerFailure as exc:
+            if attempt == 2 or not config.stash.get(CODE_RAN_KEY, False):
+                _stop_session(config, exc.detail)
+            close_workers(config)
+            continue
+        config.stash[WORKERS_KEY].append(worker)
+        return worker
+    raise AssertionError("unreachable")  # the second failure stopped the session
+
+
 def _load_failure(exc: WorkerFailure) -> str:
     if exc.kind == "timeout":
         return f"loading your code timed out after {LOAD_TIMEOUT:g} s"
@@ -101,38 +130,40 @@ class PartState:
         self.seconds = 0.0
         self.broken: str | None = None  # why no further test of this part runs
 
-    def new_worker(self, hash_seed: int = HASH_SEED, main: bool = True) -> Worker:
-        """A loaded worker; if it cannot load, ``GradingStopped`` (and, for the part's own
-        worker, the part is broken: loading again would fail again)."""
+    def new_worker(self, hash_seed: int = HASH_SEED, main: bool = True,
+                   opened: Worker | None = None) -> Worker:
+        """A loaded worker (``opened``, or a new one); if it cannot load, ``GradingStopped``
+        (and, for the part's own worker, the part is broken: loading again would fail again)."""
         if self.broken is not None:
+            if opened is not None:
+                opened.close()
             raise GradingStopped(self.broken)
+        worker = opened or _open_worker(self.config, self.code, self.part, hash_seed)
+        self.config.stash[CODE_RAN_KEY] = True
         try:
-            worker = Worker(self.code, self.part, timeout=LOAD_TIMEOUT, hash_seed=hash_seed)
+            worker.load()
         except WorkerFailure as exc:
-            if exc.kind == "environment":
-                _stop_session(self.config, exc.detail)
             message = _load_failure(exc)
             if main:
                 self.broken = message
             raise GradingStopped(message) from None
         worker.timeout = CALL_TIMEOUT
-        self.config.stash[WORKERS_KEY].append(worker)
         self.config.stash[WARNINGS_KEY].extend(worker.load_errors)
         return worker
 
-    def prestart(self, hash_seed: int) -> None:
-        """Start a worker with ``hash_seed`` now, for ``spawn`` to hand out later."""
+    def prestart(self, hash_seed: int, opened: Worker) -> None:
+        """Load ``opened`` with ``hash_seed``'s worker now, for ``spawn`` to hand out later."""
         try:
-            self.spares[hash_seed] = self.new_worker(hash_seed, main=False)
+            self.spares[hash_seed] = self.new_worker(hash_seed, main=False, opened=opened)
         except GradingStopped as exc:
             self.spare_failures[hash_seed] = exc.student_message
 
-    def main_worker(self) -> Worker:
+    def main_worker(self, opened: Worker | None = None) -> Worker:
         if self.worker is None or not self.worker.alive:
             if self.worker is not None:
                 self.worker.close()
             self.worker, self.cache = None, {}
-            self.worker = self.new_worker()
+            self.worker = self.new_worker(opened=opened)
         return self.worker
 
     def timed_out(self) -> None:
@@ -302,10 +333,17 @@ def parts(code: StudentCode, pytestconfig: pytest.Config):
     """
     states = {part: PartState(part, code, pytestconfig) for part in PARTS}
     limits.isolation()  # probed once, before the threads need it
+    wanted = [(part, HASH_SEED) for part in PARTS]
+    wanted += [(part, seed) for part, seeds in PRESTART.items() for seed in seeds]
     with ThreadPoolExecutor(max_workers=8) as pool:
-        jobs = [pool.submit(_quietly, state.main_worker) for state in states.values()]
-        jobs += [pool.submit(_quietly, states[part].prestart, seed)
-                 for part, seeds in PRESTART.items() for seed in seeds]
+        # Every worker confined and ready before any of the submission's code runs, so
+        # that a worker that cannot start is surely the sandbox's failure.
+        opened = list(pool.map(lambda job: _open_worker(pytestconfig, code, *job), wanted))
+        mains, spares = len(PARTS), zip(wanted[len(PARTS):], opened[len(PARTS):])
+        jobs = [pool.submit(_quietly, states[part].main_worker, worker)
+                for part, worker in zip(PARTS, opened[:mains])]
+        jobs += [pool.submit(_quietly, states[part].prestart, seed, worker)
+                 for (part, seed), worker in spares]
         for job in jobs:
             job.result()
     yield states

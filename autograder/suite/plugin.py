@@ -48,6 +48,8 @@ WARNINGS_KEY = pytest.StashKey[list]()
 WORKERS_KEY = pytest.StashKey[list]()
 # conftest.py puts here why the sandbox could not start (the run then stops at once).
 ENVIRONMENT_KEY = pytest.StashKey[str]()
+# True once any of the submission's code was sent to a worker of this session.
+CODE_RAN_KEY = pytest.StashKey[bool]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -75,20 +77,21 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGTERM, functools.partial(_terminate, config))
 
 
-def _close_workers(config: pytest.Config) -> None:
+def close_workers(config: pytest.Config) -> None:
+    """Kill every worker this session started."""
     for worker in config.stash.get(WORKERS_KEY, []):
         with contextlib.suppress(Exception):
             worker.close()
 
 
 def _terminate(config: pytest.Config, signum: int, frame: object) -> None:
-    _close_workers(config)
+    close_workers(config)
     os._exit(128 + signum)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     # Normally every fixture has closed its workers by now; not after ``pytest.exit``.
-    _close_workers(config)
+    close_workers(config)
 
 
 def part_of(item: pytest.Item) -> int:

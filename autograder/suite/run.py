@@ -160,13 +160,13 @@ def _valid_test(test: object) -> bool:
     )  # fmt: skip
 
 
-def environment_error(path: Path) -> str:
-    """Why the sandbox did not start, as the plugin recorded it (or a generic reason)."""
+def environment_error(path: Path) -> str | None:
+    """Why the sandbox did not start, if the plugin recorded that it did not."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         detail = json.loads(path.read_text(encoding="utf-8")).get("environment_error")
         if type(detail) is str and detail:
             return detail[:500]
-    return "the sandboxed worker did not start"
+    return None
 
 
 def read_results(path: Path) -> tuple[list[TestResult], list[str]]:
@@ -231,8 +231,9 @@ def grade_file(
         if exit_code is None:
             return finish(status="error", error=f"timeout: grading took over {timeout:g} s",
                           warnings=warnings)
-        if exit_code == ENVIRONMENT_EXIT:
-            detail = environment_error(results)
+        detail = environment_error(results)
+        if exit_code == ENVIRONMENT_EXIT or detail:
+            detail = detail or "the sandboxed worker did not start"
             print(f"autograder: grading {source}: {detail}", file=sys.stderr)
             return finish(status="error", error=f"environment: {detail}", warnings=warnings)
         try:
