@@ -4,7 +4,8 @@ The pipeline: ``collect`` finds the submissions, ``batch`` grades them in
 parallel (extract -> sandbox -> suite, one ``grade_file`` each), ``report``
 writes grades.csv, per-student results.json and feedback.html, summary.md and
 the plots. Exit status: 0 when the batch completed, even if some submissions
-could not be graded (they are listed); 2 for a usage error.
+could not be graded (they are listed); 2 for a usage error; 3 when the sandbox
+did not start for some submission (the machine's fault: fix it and run again).
 """
 
 import argparse
