@@ -7,6 +7,12 @@ bytes, same grader) is not graded again, so an interrupted batch resumes.
 Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
 ``status="error"`` and the reason.
+
+Every result names the sandbox level its code ran at (``isolation``). At the
+basic level student code runs as the grader's own user, so nothing but time keeps
+two students apart: submissions are then graded one at a time, whatever ``jobs``
+says, and after each one every process below the batch is killed before the next
+starts (``limits.kill_descendants``), and the result says it was graded so.
 """
 
 import time
@@ -17,6 +23,7 @@ from .cache import ResultCache
 from .collect import Submission
 from .parts import POINTS
 from .results import SubmissionResult
+from .sandbox import limits
 
 
 def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
@@ -39,8 +46,11 @@ def grade_one(
     sub: Submission, *, timeout: float, hidden_visibility: str, cache: ResultCache | None = None
 ) -> SubmissionResult:
     """Grade one submission (or take its cached result); never raises."""
+    level = limits.isolation()[0]
     if sub.path is None:
-        return error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
+        result = error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
+        result["isolation"] = level
+        return result
     started = time.monotonic()
     try:
         result = cache.get(sub.path) if cache else None
@@ -61,10 +71,14 @@ def grade_one(
             sub.student_id, sub.label, f"internal grader error: {type(exc).__name__}: {exc}"
         )
         result["seconds"] = time.monotonic() - started
+    if level == "basic":  # nothing of this student may run while the next one is graded
+        limits.kill_descendants()
     # The report names the student as the batch does, whatever the suite echoed back.
     result["student_id"] = sub.student_id
     result["source"] = sub.label
-    result["warnings"] = [*sub.notes, *result.get("warnings", [])]
+    marks = [limits.PROMISES["basic"]] if level == "basic" else []
+    result["warnings"] = [*marks, *sub.notes, *result.get("warnings", [])]
+    result["isolation"] = level
     return result
 
 
@@ -77,7 +91,10 @@ def grade_all(
     on_done: Callable[[SubmissionResult, int, int], None] | None = None,
     cache: ResultCache | None = None,
 ) -> list[SubmissionResult]:
-    """Grade ``subs`` with ``jobs`` in parallel; results sorted by student_id."""
+    """Grade ``subs`` with ``jobs`` in parallel (one at a time at the basic level);
+    results sorted by student_id."""
+    if limits.isolation()[0] == "basic":
+        jobs = 1
     results: list[SubmissionResult] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [

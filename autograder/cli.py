@@ -6,6 +6,15 @@ writes grades.csv, per-student results.json and feedback.html, summary.md and
 the plots. Exit status: 0 when the batch completed, even if some submissions
 could not be graded (they are listed); 2 for a usage error; 3 when the sandbox
 did not start for some submission (the machine's fault: fix it and run again).
+
+The sandbox level (``autograder.sandbox.limits``) is never silent: it is printed
+before grading starts and written into summary.md and every result. A level below
+the best this machine should give (root as root, user namespaces otherwise) that
+was not asked for with ``AUTOGRADER_ISOLATION`` is a loud warning. ``basic`` (student
+code as the grader's own user) is refused unless asked for with ``--allow-basic`` or
+``AUTOGRADER_ALLOW_BASIC=1``. At the drop and basic levels nothing of the students'
+code may be running when the reports are written: survivors are killed first, and
+the batch checks that none is left after writing.
 """
 
 import argparse
@@ -21,7 +30,7 @@ from .collect import UsageError, find_submissions
 from .report import console_summary, write_reports
 from .report.format import one_line, points
 from .results import SubmissionResult
-from .sandbox import limits
+from .sandbox import limits, users
 
 VISIBILITIES = ("after_published", "hidden", "visible", "after_due_date")
 # Exit code when the sandbox did not start for some submission (the reports are written).
@@ -79,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="wall-time limit per submission (default: %(default)g)")
     grade.add_argument("--force", action="store_true",
                        help="grade every submission again, ignoring results cached in DIR/.cache")
+    grade.add_argument("--allow-basic", action="store_true",
+                       help="grade even if the only sandbox this machine allows is the basic "
+                            "level, where student code runs as your own user (also "
+                            "AUTOGRADER_ALLOW_BASIC=1); the reports say so")
     return parser
 
 
@@ -135,12 +148,15 @@ def grade_command(args: argparse.Namespace) -> int:
     if all(s.path is None for s in subs) and len(subs) > 1:
         print(f"warning: no student has a gradable file under <student>/{args.assignment}/; "
               "is --assignment right?", file=sys.stderr)
-    jobs = min(args.jobs, len(subs))
+    tree = args.path if args.path.is_dir() else args.path.parent
+    level = choose_level(args, tree)
+    jobs = 1 if level == "basic" else min(args.jobs, len(subs))
     print(f"Grading {len(subs)} submission{'s' * (len(subs) != 1)} from {args.path} "
           f"with {jobs} job{'s' * (jobs != 1)}...", file=sys.stderr, flush=True)
     # Workers must not see other students' files or the reports.
-    limits.hide(args.path if args.path.is_dir() else args.path.parent, args.out)
-    options = f"visibility={args.hidden_visibility};timeout={args.timeout:g}"
+    limits.hide(tree, args.out)
+    # A result graded at another level is graded again, not taken from the cache.
+    options = f"visibility={args.hidden_visibility};timeout={args.timeout:g};isolation={level}"
     cache = ResultCache(args.out / CACHE_DIR, options, read=not args.force)
     started = time.monotonic()
     progress = Progress(len(subs))
@@ -150,8 +166,14 @@ def grade_command(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     wall = time.monotonic() - started
+    finish_students(level)
     reports = write_reports(results, args.out, assignment=args.assignment,
                             wall_seconds=wall, jobs=jobs)
+    if level in ("drop", "basic") and limits.survivors():
+        print("WARNING: student code was still running after the reports were written; "
+              f"they may have been changed: {', '.join(map(str, limits.survivors()))}",
+              file=sys.stderr)
+        return ENVIRONMENT_FAILED
     print("\n".join(console_summary(reports.stats, str(args.out), wall, jobs)))
     broken = sum(str(r["error"]).startswith("environment:") for r in results)
     if broken:
@@ -160,6 +182,52 @@ def grade_command(args: argparse.Namespace) -> int:
               "run again; those are not cached and will be graded then.", file=sys.stderr)
         return ENVIRONMENT_FAILED
     return 0
+
+
+def choose_level(args: argparse.Namespace, tree: Path) -> str:
+    """Probe the sandbox level, say it, and refuse or warn where it is weak (module doc)."""
+    try:
+        level, _ = limits.isolation()
+    except (ValueError, RuntimeError) as exc:
+        raise UsageError(str(exc)) from None
+    print(f"Isolation: {level} ({limits.PROMISES[level]})", file=sys.stderr, flush=True)
+    allowed = args.allow_basic or os.environ.get("AUTOGRADER_ALLOW_BASIC") == "1"
+    if level == "basic" and not allowed:
+        raise UsageError(
+            "only the basic sandbox works on this machine: student code would run as your own "
+            "user and could read other submissions and change the reports. Grade as root (or "
+            "where user namespaces work), or pass --allow-basic (AUTOGRADER_ALLOW_BASIC=1) to "
+            "accept that; every report will say so")
+    forced = os.environ.get("AUTOGRADER_ISOLATION")
+    if level != limits.best_level() and not forced:
+        print(f"WARNING: the sandbox fell back to the {level} level; this machine should give "
+              f"{limits.best_level()} (are namespaces forbidden here?). "
+              "Set AUTOGRADER_ISOLATION to choose a level explicitly.", file=sys.stderr)
+    if level == "drop":
+        readable = limits.readable_by_workers([tree])
+        if readable:
+            raise UsageError(
+                f"at the drop level student code runs as other users, who can read "
+                f"{', '.join(readable)}: close it first (chmod o-rwx {readable[0]})")
+        args.out.chmod(0o700)  # the reports and the cache: the grader's alone
+        shared = users.shared_writable()
+        if shared:
+            print("warning: world-writable folders let workers that run at once exchange file "
+                  f"names at the drop level: {', '.join(shared)} (chmod o-w them in a "
+                  "disposable container, as the Gradescope setup does)", file=sys.stderr)
+    if level == "basic":
+        limits.adopt_orphans()  # students' orphans become ours: killed after each student
+        print("WARNING: basic level: students are graded one at a time; student code can read "
+              "anything your user can.", file=sys.stderr)
+    return level
+
+
+def finish_students(level: str) -> None:
+    """Before the reports are written: nothing of the students' code may still run."""
+    if level in ("drop", "basic"):
+        limits.kill_descendants()
+    if level == "drop":
+        users.sweep()
 
 
 def main(argv: list[str] | None = None) -> int:

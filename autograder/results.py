@@ -6,9 +6,11 @@ result can be cached on disk and read back without trusting any code.
 A ``TestResult`` is one hidden test; a ``SubmissionResult`` is one student.
 ``status`` of a submission is ``"graded"`` when the suite ran, ``"error"`` when
 it could not be graded at all (``error`` then says why, e.g. ``"timeout"``).
+``isolation`` names the sandbox level the student's code ran at (``root``,
+``userns``, ``drop``, ``basic``: see ``autograder.sandbox.limits``); the batch sets it.
 """
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 Visibility = Literal["visible", "hidden", "after_due_date", "after_published"]
 
@@ -40,3 +42,4 @@ class SubmissionResult(TypedDict):
     score: float
     max_score: float
     seconds: float  # wall time of grading this submission
+    isolation: NotRequired[str]  # the sandbox level the code ran at ("root", ..., "basic")

@@ -56,7 +56,8 @@ def test_a_probe_made_for_another_worker_program_is_probed_again(reference_file,
 def test_the_cli_lists_the_row_as_failed_warns_the_ta_and_caches_nothing(
     reference_file, tmp_path
 ):
-    env = {**os.environ, limits.PROBED_ENV: f"basic:{limits.WORKER_DIGEST}:/bin/false"}
+    env = {**os.environ, limits.PROBED_ENV: f"basic:{limits.WORKER_DIGEST}:/bin/false",
+           "AUTOGRADER_ALLOW_BASIC": "1"}  # the only level that probe names
     out = tmp_path / "out"
     done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(reference_file),
                            "--out", str(out)], env=env, capture_output=True, text=True,

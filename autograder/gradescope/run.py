@@ -55,7 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     results = root / "results"
     results.mkdir(parents=True, exist_ok=True)
     limits.hide(results, root / "submission")
+    level = limits.isolation()[0]
+    print(f"Isolation: {level} ({limits.PROMISES[level]})", file=sys.stderr)
     result = grade_submission(root)
+    result["isolation"] = level
+    if level == "basic":
+        result["warnings"] = [limits.PROMISES["basic"], *result["warnings"]]
     if limits.exposed_secrets():
         print("warning: the worker can read", ", ".join(limits.exposed_secrets()), file=sys.stderr)
     write_gradescope(result, results / "results.json")

@@ -22,6 +22,13 @@ if [ -z "$PYTHON" ]; then
 fi
 "$PYTHON" -m venv /autograder/venv
 /autograder/venv/bin/pip install --quiet -r /autograder/source/autograder/gradescope/requirements.txt
-# Student code runs as "nobody": it must not be able to read the reference or the hidden
-# tests. Without namespaces (Docker) file modes are the only wall, so close them.
+# Without namespaces (Docker) student code runs as users of its own (61000 and up, one per
+# worker): it must not be able to read the reference or the hidden tests, and file modes
+# are the only wall, so close them.
 chmod -R go-rwx /autograder/source
+# This container is thrown away after one submission: close its world-writable folders, so
+# that two workers running at once cannot meet there (run_autograder does it again for the
+# folders Docker mounts afresh when the container starts, such as /dev/shm).
+for folder in /tmp /var/tmp /dev/shm /run/lock /var/lock /dev/mqueue; do
+    if [ -d "$folder" ] && [ ! -L "$folder" ]; then chmod 1755 "$folder" || true; fi
+done

@@ -76,6 +76,7 @@ def gradescope_results(result: SubmissionResult) -> dict:
         "stdout_visibility": "hidden",
         "extra_data": {
             "student_id": result["student_id"],
+            "isolation": result.get("isolation", "unknown"),
             "status": result["status"],
             "error": result["error"],
             "parts": {

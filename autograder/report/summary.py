@@ -22,6 +22,16 @@ def _counts(stats: ClassStats) -> str:
     return text + f", {len(stats.failed)} failed to grade" if stats.failed else text
 
 
+def isolation_line(stats: ClassStats) -> str:
+    """Which sandbox level(s) the class's code ran at; the basic level is flagged."""
+    levels = sorted({str(r.get("isolation", "unknown")) for r in stats.results})
+    line = f"Isolation: {', '.join(md(level) for level in levels) or 'none'}."
+    if "basic" in levels:
+        line += (" **Graded at the basic level: student code ran as the grader's user** "
+                 "(it could read other submissions and the grader's files).")
+    return line
+
+
 def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jobs: int) -> str:
     """The text of ``summary.md``."""
     lines = [
@@ -29,6 +39,8 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         "",
         f"{_counts(stats)}. Graded in {wall_seconds:.1f} s with {jobs} parallel "
         f"job{'s' * (jobs != 1)} ({stats.mean_seconds():.1f} s per submission on average).",
+        "",
+        isolation_line(stats),
         "",
         "## Scores",
         "",

@@ -180,18 +180,28 @@ class Worker:
         self.process.stdin.close()
 
     def _spawn(self, to_worker_r: int, from_worker_w: int) -> subprocess.Popen:
-        return subprocess.Popen(
-            limits.command(to_worker_r, from_worker_w),
-            pass_fds=(to_worker_r, from_worker_w),
-            stdin=subprocess.PIPE,
-            stdout=self._output,
-            stderr=subprocess.STDOUT,
-            cwd=self._workdir.name,
-            env=limits.worker_env(
-                self.hash_seed, limits.prepare_workdir(self._workdir.name), self._marker
-            ),
-            start_new_session=True,
-        )
+        self._lease = limits.Lease()  # its own user at the drop level
+        try:
+            with limits.SPAWNING:
+                process = subprocess.Popen(
+                    limits.command(to_worker_r, from_worker_w, self._lease.uid),
+                    pass_fds=(to_worker_r, from_worker_w),
+                    stdin=subprocess.PIPE,
+                    stdout=self._output,
+                    stderr=subprocess.STDOUT,
+                    cwd=self._workdir.name,
+                    env=limits.worker_env(
+                        self.hash_seed,
+                        limits.prepare_workdir(self._workdir.name, self._lease.uid),
+                        self._marker,
+                    ),
+                    start_new_session=True,
+                )
+                self._lease.attach(process.pid)
+        except BaseException:
+            self._lease.release()
+            raise
+        return process
 
     def _wait_ready(self) -> None:
         """Wait for the confined worker's first message; any failure here is the sandbox's."""
@@ -314,6 +324,7 @@ class Worker:
                 os.close(fd)
         self._output.close()
         self._workdir.cleanup()
+        self._lease.release()  # nothing of the worker is left: processes, IPC, files
         self.process = None
 
     def __enter__(self) -> "Worker":

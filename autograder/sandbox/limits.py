@@ -21,14 +21,20 @@ space, file size, processes) before it reads any student code.
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from functools import cache
 from pathlib import Path
+
+from . import users
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER_SOURCE = Path(__file__).with_name("worker.py").read_bytes()
@@ -45,6 +51,21 @@ LIMITS = {
 MARKER = "AUTOGRADER_WORKER"
 PROBED_ENV = "AUTOGRADER_ISOLATION_PROBED"
 LEVELS = ("root", "drop", "userns", "basic")
+# What each level promises, in one line: printed by the CLI and written into every report.
+PROMISES = {
+    "root": "namespaces (PID, mount, IPC, network), a private /tmp and /dev/shm, "
+            "user nobody, no capabilities, system-call filter",
+    "userns": "namespaces (PID, mount, IPC, network) of an unprivileged user, a private /tmp "
+              "and /dev/shm, no capabilities, system-call filter",
+    "drop": "no namespaces: a user of its own per worker, private work folder, "
+            "system-call filter (no network, no IPC), clean-up by user",
+    "basic": "graded at the basic level: student code ran as the grader's user",
+}
+# The packages graded code may import besides the standard library (with the folders of
+# shared libraries their wheels ship, such as numpy.libs).
+ALLOWED_PACKAGES = ("numpy", "regex")
+# Where the packages appear inside a worker's namespaces.
+PACKAGES_MOUNT = "/tmp/.packages"
 # Directories the worker must not see besides the repository (submissions, reports). An
 # environment variable, so that scoring processes started by the CLI inherit it.
 HIDE_ENV = "AUTOGRADER_HIDE"
@@ -100,7 +121,9 @@ def worker_env(hash_seed: int = 0, home: str = "/tmp", marker: str = "") -> dict
     """A minimal environment: nothing of the grader's (tokens, paths) leaks in.
 
     ``marker`` tags the worker's processes so that, without a PID namespace,
-    children that left its process group can still be found and killed.
+    children that left its process group can still be found and killed. numpy's
+    maths libraries use one thread: the timing harness counts CPU, and a worker's
+    threads count towards its user's process limit.
     """
     return {
         MARKER: marker,
@@ -110,6 +133,9 @@ def worker_env(hash_seed: int = 0, home: str = "/tmp", marker: str = "") -> dict
         "LANG": "C.UTF-8",
         "PYTHONHASHSEED": str(hash_seed),
         "PYTHONDONTWRITEBYTECODE": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
     }
 
 
@@ -119,26 +145,105 @@ def _interpreters() -> list[str]:
     return [own, "/usr/bin/python3"] if own != "/usr/bin/python3" else [own]
 
 
+@cache
+def package_dirs(python: str) -> dict[str, str]:
+    """The folders of the allowed packages (name -> folder), for the worker's ``python``.
+
+    Only an interpreter of the grader's own version (the same compiled-module tag) can
+    load the grader's compiled packages; a worker run by another gets none (its imports
+    then fail like any unavailable one).
+    """
+    if python != os.path.realpath(sys.executable):
+        try:
+            tag = subprocess.run([python, "-I", "-S", "-c",
+                                  "import sys; print(sys.implementation.cache_tag)"],
+                                 capture_output=True, text=True, timeout=20).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return {}
+        if tag != sys.implementation.cache_tag:
+            return {}
+    found = {}
+    for name in ALLOWED_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin or not spec.submodule_search_locations:
+            continue
+        folder = Path(spec.origin).resolve().parent
+        found[name] = str(folder)
+        libs = folder.with_name(f"{name}.libs")
+        if libs.is_dir():
+            found[libs.name] = str(libs)
+    return found
+
+
+@cache
+def package_view(python: str) -> str:
+    """A folder holding the allowed packages and nothing else, for workers without mounts.
+
+    It belongs to the grader and only it can change it; workers of other users read it.
+    It holds links to the packages, or copies of them where the packages themselves are
+    closed to other users (Gradescope closes the grader's folder), made once per machine.
+    """
+    wanted = package_dirs(python)
+    digest = hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()[:12]
+    final = Path(tempfile.gettempdir()) / f"autograder-packages-{os.geteuid()}-{digest}"
+    if _is_view(final, wanted):
+        return str(final)
+    build = Path(tempfile.mkdtemp(prefix="autograder-packages-"))
+    for name, folder in wanted.items():
+        if users.open_to_others(Path(folder)):
+            (build / name).symlink_to(folder)
+        else:
+            shutil.copytree(folder, build / name, symlinks=True)
+            for path in [build / name, *(build / name).rglob("*")]:
+                if not path.is_symlink():
+                    path.chmod(path.stat().st_mode | 0o444 | (0o111 if path.is_dir() else 0))
+    build.chmod(0o755)
+    try:
+        build.rename(final)
+    except OSError:  # a stale or foreign folder has the name: keep ours under its own
+        return str(build)
+    return str(final)
+
+
+def _is_view(folder: Path, wanted: dict[str, str]) -> bool:
+    """Is ``folder`` our finished view of ``wanted``, closed to writes by anyone else?"""
+    try:
+        info = folder.lstat()
+        names = {p.name for p in folder.iterdir()}
+    except OSError:
+        return False
+    return (folder.is_dir() and not folder.is_symlink() and info.st_uid == os.geteuid()
+            and not info.st_mode & 0o022 and names == set(wanted))
+
+
 def setup(level: str, python: str) -> str:
-    """The worker's SETUP argument at ``level``: what to cover, whom to become, limits."""
+    """The worker's SETUP argument at ``level`` (see ``worker.confine``)."""
     namespaces = level in ("root", "userns")
+    packages = ({"path": PACKAGES_MOUNT, "binds": package_dirs(python)} if namespaces
+                else {"path": package_view(python), "binds": {}})
     return json.dumps({
         "mounts": [str(d) for d in hidden_dirs(python)] if namespaces else [],
+        "private": namespaces,
         "drop_to": NOBODY if level == "root" else None,
+        "own_user": level in ("root", "drop"),
         "limits": LIMITS,
+        "packages": packages,
+        # Without namespaces the filter is the only wall against the network and IPC.
+        "filter": "required" if level == "drop" else "try",
     })
 
 
-def _wrap(level: str, python: str, args: list[str]) -> list[str]:
+def _wrap(level: str, python: str, args: list[str], uid: int | None = None) -> list[str]:
     """The command that starts the worker ``python ... args`` confined at ``level``."""
-    command = [python, "-I", "-S", "-", *args]  # the worker needs the standard library only
+    command = [python, "-I", "-S", "-", *args]  # no site-packages, no environment, no cwd
     if level == "basic":
         return command
     if level == "drop":
-        return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+        return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                 "--no-new-privs", "--", *command]
     # The worker itself mounts and drops privileges (worker.confine) inside the namespaces.
-    flags = ["--mount", "--net", "--pid", "--fork", "--kill-child", "--propagation", "private"]
+    flags = ["--mount", "--net", "--ipc", "--pid", "--fork", "--kill-child",
+             "--propagation", "private"]
     if level == "userns":
         flags.insert(0, "--map-root-user")
     return ["unshare", *flags, "--", *command]
@@ -146,13 +251,26 @@ def _wrap(level: str, python: str, args: list[str]) -> list[str]:
 
 def _works(level: str, python: str) -> bool:
     """Start a worker that only confines itself and exits: does ``level`` work here?"""
-    command = _wrap(level, python, ["probe", "-", setup(level, python)])
+    try:
+        lease = users.acquire() if level == "drop" else None
+    except OSError:
+        return False
+    command = _wrap(level, python, ["probe", "-", setup(level, python)],
+                    lease.uid if lease else None)
     try:
         done = subprocess.run(command, input=WORKER_SOURCE, capture_output=True, timeout=20,
                               env=worker_env())
     except (OSError, subprocess.SubprocessError):
         return False
+    finally:
+        if lease:
+            lease.release()
     return done.returncode == 0
+
+
+def best_level() -> str:
+    """The level this machine should give: root as root, else user namespaces."""
+    return "root" if os.geteuid() == 0 else "userns"
 
 
 @cache
@@ -183,19 +301,149 @@ def isolation() -> tuple[str, str]:
     return "basic", sys.executable
 
 
-def command(in_fd: int, out_fd: int) -> list[str]:
-    """The full command line of a worker talking on these pipes, at the strongest level."""
+def command(in_fd: int, out_fd: int, uid: int | None = None) -> list[str]:
+    """The full command line of a worker talking on these pipes, at the strongest level
+    (``uid``: the worker's own user at the drop level, from its ``Lease``)."""
     level, python = isolation()
-    return _wrap(level, python, [str(in_fd), str(out_fd), setup(level, python)])
+    return _wrap(level, python, [str(in_fd), str(out_fd), setup(level, python)], uid)
 
 
-def prepare_workdir(path: str) -> str:
-    """Give the worker its directory; return the HOME/TMPDIR it should use."""
+def prepare_workdir(path: str, uid: int | None = None) -> str:
+    """Give the worker its directory (its own user's, closed to others at the drop level);
+    return the HOME/TMPDIR it should use."""
     level = isolation()[0]
     if level == "drop":
-        os.chown(path, NOBODY, NOBODY)
+        os.chown(path, uid, uid)
+        os.chmod(path, 0o700)
         return path
     return path if level == "basic" else "/tmp"
+
+
+# Held while a worker process is started and registered, so that an orphan hunt in another
+# thread never mistakes a worker being born for an orphan.
+SPAWNING = threading.Lock()
+_LIVE: set[int] = set()
+_ADOPTING = {"on": False}
+
+
+def adopt_orphans() -> None:
+    """Make this process the reaper of its descendants' orphans (the scoring process at the
+    basic level): a child that left its session and cleared its environment is then still
+    this process's child, found and killed when a worker closes."""
+    libc = __import__("ctypes").CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) == 0:  # PR_SET_CHILD_SUBREAPER
+        _ADOPTING["on"] = True
+
+
+class Lease:
+    """What one worker holds while it runs, and gives back (clean) when it is closed.
+
+    At the drop level: its own user (``uid``), from the machine-wide pool. At the basic
+    level: the files it may leave in the shared writable folders (those that appear
+    while it runs and belong to the grader's user) and its orphans.
+    """
+
+    def __init__(self) -> None:
+        self.level = isolation()[0]
+        self.pid: int | None = None
+        self._user = users.acquire() if self.level == "drop" else None
+        self.uid = self._user.uid if self._user else None
+        self._started = time.time()
+        self._before = _shared_entries() if self.level == "basic" else set()
+
+    def attach(self, pid: int) -> None:
+        """The worker's process (call while holding ``SPAWNING``)."""
+        self.pid = pid
+        _LIVE.add(pid)
+
+    def release(self) -> None:
+        """Once the worker is dead: remove everything it left; idempotent."""
+        _LIVE.discard(self.pid)
+        if self._user is not None:
+            self._user.release()
+            self._user = None
+        if self.level == "basic":
+            _kill_orphans()
+            for path in _shared_entries() - self._before:
+                with contextlib.suppress(OSError):
+                    info = os.lstat(path)
+                    if info.st_uid == os.geteuid() and info.st_ctime >= self._started - 1:
+                        if os.path.isdir(path) and not os.path.islink(path):
+                            shutil.rmtree(path, ignore_errors=True)
+                        else:
+                            os.unlink(path)
+            self._before = set()
+
+
+def _shared_entries() -> set[str]:
+    entries = set()
+    for folder in users.SHARED_DIRS:
+        with contextlib.suppress(OSError):
+            entries |= {e.path for e in os.scandir(folder)}
+    return entries
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of ``pid`` (from ``/proc``)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with (contextlib.suppress(OSError, ValueError, IndexError),
+                  open(f"/proc/{entry.name}/stat", "rb") as handle):
+                if int(handle.read().rsplit(b")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def _kill_orphans() -> None:
+    """Kill and reap this process's adopted children: every child that is no live worker."""
+    if not _ADOPTING["on"]:
+        return
+    with SPAWNING:
+        for _ in range(100):
+            orphans = [pid for pid in _children(os.getpid()) if pid not in _LIVE]
+            if not orphans:
+                return
+            for pid in orphans:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+
+
+def descendants() -> list[int]:
+    """Every process below this one (for the CLI: none may be left when reports are written)."""
+    tree, frontier = [], [os.getpid()]
+    while frontier:
+        frontier = [child for pid in frontier for child in _children(pid)]
+        tree += frontier
+    return tree
+
+
+def kill_descendants() -> int:
+    """Kill every process below this one (and reap those that are its children)."""
+    killed = 0
+    for _ in range(100):
+        found = descendants()
+        if not found:
+            return killed
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+        for pid in found:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+    return killed
+
+
+def survivors() -> list[int]:
+    """Processes of graded code still alive: this process's descendants, and at the drop
+    level the processes of every pool user no grader leases now."""
+    found = set(descendants())
+    if isolation()[0] == "drop":
+        found |= set(users.unleased_processes())
+    return sorted(found)
 
 
 SECRETS = ("solutions", "autograder/suite")
@@ -215,6 +463,14 @@ def exposed_secrets() -> list[str]:
     return exposed
 
 
+def readable_by_workers(paths: list[Path]) -> list[str]:
+    """Those of ``paths`` a worker could read here (at the drop level: by file modes)."""
+    level = isolation()[0]
+    if level in ("root", "userns"):
+        return []
+    return [str(p) for p in paths if level == "basic" or users.open_to_others(p)]
+
+
 def _marked(marker: str) -> list[int]:
     """PIDs whose environment carries ``marker`` (those this user may read)."""
     needle = f"{MARKER}={marker}\0".encode()
@@ -232,12 +488,14 @@ def kill_group(process: subprocess.Popen, marker: str = "") -> None:
 
     Under namespaces the worker is PID 1 of its own PID namespace, so its death
     (or that of ``unshare`` with ``--kill-child``) takes every descendant with
-    it. Without them, descendants that left the group are found by ``marker``
-    (best effort: a child that clears its environment escapes this search).
+    it. At the drop level, ``Lease.release`` then kills everything of the worker's
+    user. At the basic level, descendants that left the group are found by
+    ``marker``, and those that also cleared their environment as orphans of the
+    scoring process (``adopt_orphans``, ``Lease.release``).
     """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    if marker and isolation()[0] in ("drop", "basic"):
+    if marker and isolation()[0] == "basic":
         for pid in _marked(marker):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)

@@ -261,37 +261,131 @@ def serve(in_fd: int, out_fd: int) -> None:
 
 
 def confine(setup: dict) -> None:
-    """Inside fresh namespaces, as their root: cover folders, private /tmp, become nobody.
+    """Confine this process before any student code: mounts, user, capabilities, filter.
 
-    Runs before any student code, so it is still trusted. The mounts are system
-    calls made here, not one ``mount`` process each, which keeps a worker's start fast.
+    Runs before any student code, so it is still trusted. The mounts are system calls
+    made here, not one ``mount`` process each, which keeps a worker's start fast.
+
+    Under namespaces (``setup["mounts"]`` or ``setup["private"]``), as root of fresh
+    mount, PID, IPC and network namespaces: cover the folders, give the worker its own
+    ``/tmp``, ``/dev/shm`` and ``/dev/mqueue``, bind the allowed packages read-only into
+    ``/tmp/.packages``, and mount a ``/proc`` that shows this namespace's processes
+    only. Then become ``drop_to`` (or, with no user to become, give up every
+    capability), with no way back. Last, the system-call filter (``_filter``).
     """
-    if not setup["mounts"] and setup["drop_to"] is None:
-        return
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
 
-    def tmpfs(target: str, options: str) -> None:
-        if libc.mount(b"tmpfs", target.encode(), b"tmpfs", 0, options.encode()) != 0:
-            raise OSError(ctypes.get_errno(), f"cannot mount a tmpfs on {target}")
+    def mount(source: str, target: str, kind: str | None, flags: int, options: str) -> None:
+        data = options.encode() if options else None
+        if libc.mount(source.encode(), target.encode(), kind.encode() if kind else None,
+                      flags, data) != 0:
+            raise OSError(ctypes.get_errno(), f"cannot mount {source} on {target}")
 
-    # The covered folders first (some may lie under /tmp), then a private /tmp.
-    for folder in setup["mounts"]:
-        tmpfs(folder, "size=4k,mode=000")
-    if setup["mounts"]:
-        tmpfs("/tmp", "mode=1777,size=64m")
+    if setup["private"]:
+        # The packages, opened before the folders that hold them are covered.
+        packages = {name: os.open(path, os.O_PATH | os.O_DIRECTORY)
+                    for name, path in setup["packages"]["binds"].items()}
+        for folder in setup["mounts"]:  # the covered folders first (some may lie under /tmp)
+            mount("tmpfs", folder, "tmpfs", 0, "size=4k,mode=000")
+        mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777,size=64m")
+        mount("tmpfs", "/dev/shm", "tmpfs", _NOSUID | _NODEV, "mode=1777,size=64m")
+        if os.path.isdir("/dev/mqueue"):  # the host's message queues, by file name
+            mount("tmpfs", "/dev/mqueue", "tmpfs", 0, "size=4k,mode=000")
+        view = setup["packages"]["path"]
+        os.mkdir(view, 0o755)
+        for name, fd in packages.items():
+            os.mkdir(f"{view}/{name}", 0o755)
+            mount(f"/proc/self/fd/{fd}", f"{view}/{name}", None, _BIND, "")
+            mount("none", f"{view}/{name}", None,
+                  _BIND | _REMOUNT | _RDONLY | _NOSUID | _NODEV, "")
+            os.close(fd)  # a handle on the real tree would lead around the covers
+        mount("proc", "/proc", "proc", _NOSUID | _NODEV | _NOEXEC, "")
         os.chdir("/tmp")
     if setup["drop_to"] is not None:
         os.setgroups([])
         os.setgid(setup["drop_to"])
         os.setuid(setup["drop_to"])
-        if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS: no setuid way back
-            raise OSError(ctypes.get_errno(), "cannot set no_new_privs")
+    elif setup["private"]:  # root of a user namespace: keep nothing that could umount
+        for cap in range(64):
+            libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP (EINVAL past the last one)
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+        if libc.capset(header, (ctypes.c_uint32 * 6)()) != 0:
+            raise OSError(ctypes.get_errno(), "cannot drop capabilities")
+    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS: no setuid way back
+        raise OSError(ctypes.get_errno(), "cannot set no_new_privs")
+    os.umask(0o077)  # what the worker creates is its own (umask is filtered below)
+    if setup["filter"] != "none":
+        try:
+            _filter(libc)
+        except OSError:
+            if setup["filter"] == "required":
+                raise
 
 
-def apply_limits(limits: dict) -> None:
-    """Lower this process's hard limits; nothing the student runs can raise them again."""
+_NOSUID, _NODEV, _NOEXEC, _RDONLY, _REMOUNT, _BIND = 2, 4, 8, 1, 32, 4096
+# System calls the worker never needs and that would open a channel to another worker
+# or the host: sockets (the network, named and abstract Unix sockets), System V and
+# POSIX message IPC, ptrace, other processes' memory, changing file modes or ACLs (to
+# share a file with another worker) and the umask. By architecture, as in
+# <asm/unistd.h>.
+_DENIED = {
+    0xC000003E: (  # x86_64
+        41, 29, 30, 31, 64, 65, 66, 68, 69, 70, 71, 220, 240, 241, 242, 243, 244, 245,
+        101, 310, 311, 90, 91, 268, 452, 188, 189, 190, 95, 43, 288, 49, 50, 42,
+    ),
+    0xC00000B7: (  # aarch64
+        198, 194, 195, 196, 186, 187, 188, 189, 190, 191, 192, 193, 180, 181, 182, 183,
+        184, 185, 117, 270, 271, 52, 53, 452, 5, 6, 7, 166, 202, 242, 200, 201, 203,
+    ),
+}
+
+
+def _filter(libc) -> None:
+    """Install a seccomp filter: the calls in ``_DENIED`` fail with EPERM from now on.
+
+    Works without privileges once no_new_privs is set, at every level, and binds
+    every process the worker starts. An unknown architecture (or the x32 ABI) gets
+    every call refused, so the filter cannot be walked around by a foreign ABI.
+    """
+    import ctypes
+
+    machine = os.uname().machine
+    arch = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}.get(machine)
+    if arch is None:
+        raise OSError(0, f"no system-call table for {machine}")
+    denied = _DENIED[arch]
+    errno_eperm, allow, kill = 0x00050000 | 1, 0x7FFF0000, 0x80000000
+    program = [(0x20, 0, 0, 4),  # A = arch
+               (0x15, 1, 0, arch),  # the expected arch: skip the next
+               (0x06, 0, 0, kill),
+               (0x20, 0, 0, 0),  # A = system call number
+               (0x35, 0, 1, 0x40000000),  # x32 calls on x86_64: refuse
+               (0x06, 0, 0, errno_eperm)]
+    for index, number in enumerate(denied):
+        program.append((0x15, len(denied) - index, 0, number))  # equal: jump to EPERM
+    program += [(0x06, 0, 0, allow), (0x06, 0, 0, errno_eperm)]
+
+    class Instruction(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8),
+                    ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(Instruction))]
+
+    table = (Instruction * len(program))(*program)
+    fprog = Program(len(program), table)
+    if libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:  # PR_SET_SECCOMP, MODE_FILTER
+        raise OSError(ctypes.get_errno(), "cannot install the system-call filter")
+
+
+def apply_limits(limits: dict, own_user: bool) -> None:
+    """Lower this process's hard limits; nothing the student runs can raise them again.
+
+    The process limit counts every process of the user, so it is set only when the
+    worker runs as a user of its own (``own_user``): then it cannot starve the grader.
+    """
     import resource
 
     pairs = [
@@ -300,7 +394,7 @@ def apply_limits(limits: dict) -> None:
         (resource.RLIMIT_FSIZE, limits["file_size"]),
         (resource.RLIMIT_CORE, 0),
     ]
-    if os.getuid() == 65534:  # its own user: a process limit cannot starve the grader
+    if own_user:
         pairs.append((resource.RLIMIT_NPROC, limits["processes"]))
     for which, value in pairs:
         resource.setrlimit(which, (value, value))
@@ -311,7 +405,9 @@ if __name__ == "__main__":
     try:
         setup = json.loads(sys.argv[3])
         confine(setup)
-        apply_limits(setup["limits"])
+        apply_limits(setup["limits"], setup["own_user"])
+        # The standard library, then the allowed packages (numpy, regex) and nothing else.
+        sys.path.append(setup["packages"]["path"])
         if sys.argv[1] == "probe":  # the grader checks that confinement works here
             os._exit(0)
         send(int(sys.argv[2]), {"ready": True})  # no student code has been read yet

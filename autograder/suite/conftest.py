@@ -332,7 +332,8 @@ def parts(code: StudentCode, pytestconfig: pytest.Config):
     that hangs while loading costs one load timeout instead of one per part.
     """
     states = {part: PartState(part, code, pytestconfig) for part in PARTS}
-    limits.isolation()  # probed once, before the threads need it
+    if limits.isolation()[0] == "basic":  # probed once, before the threads need it
+        limits.adopt_orphans()  # workers' escaped children stay ours, killed at close
     wanted = [(part, HASH_SEED) for part in PARTS]
     wanted += [(part, seed) for part, seeds in PRESTART.items() for seed in seeds]
     with ThreadPoolExecutor(max_workers=8) as pool:

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from autograder.sandbox import Remote, StudentError, Worker, WorkerFailure, limits
+from autograder.sandbox import Remote, StudentError, Worker, WorkerFailure, limits, users
 from autograder.sandbox.limits import REPO
 
 from .hostile import processes_with, submission
@@ -216,7 +216,8 @@ def test_no_network(tmp_path):
     """)
     with Worker(code, part=4, timeout=5) as worker:
         outcome = worker.call("merge_pair", [], ("a", "b"))
-    assert outcome[0] != "connected" and outcome[1] == "101"  # ENETUNREACH: no interfaces up
+    # EPERM from the system-call filter, or ENETUNREACH (no interfaces up) without it.
+    assert outcome[0] != "connected" and outcome[1] in ("1", "101")
 
 
 @pytest.mark.skipif(LEVEL != "drop", reason="file modes guard the secrets only at the drop level")
@@ -227,7 +228,9 @@ def test_without_namespaces_readable_secrets_are_reported():
 
 @pytest.mark.skipif(LEVEL not in ("root", "drop"), reason="only root can change user")
 def test_the_worker_runs_as_nobody(tmp_path):
+    # At the drop level: a user of its own from the pool, never one the system knows.
     source = "import os\ndef merge_pair(tokens, pair):\n    return [os.getuid()]\n"
     code = submission(tmp_path, source)
     with Worker(code, part=4, timeout=5) as worker:
-        assert worker.call("merge_pair", [], ()) == [limits.NOBODY]
+        (uid,) = worker.call("merge_pair", [], ())
+    assert uid == limits.NOBODY if LEVEL == "root" else uid in users.pool()
