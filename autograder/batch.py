@@ -23,7 +23,7 @@ from .cache import ResultCache
 from .collect import Submission
 from .parts import POINTS
 from .results import SubmissionResult
-from .sandbox import limits
+from .sandbox import cleanup, limits
 
 
 def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
@@ -72,7 +72,7 @@ def grade_one(
         )
         result["seconds"] = time.monotonic() - started
     if level == "basic":  # nothing of this student may run while the next one is graded
-        limits.kill_descendants()
+        cleanup.kill_descendants()
     # The report names the student as the batch does, whatever the suite echoed back.
     result["student_id"] = sub.student_id
     result["source"] = sub.label

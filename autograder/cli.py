@@ -30,7 +30,7 @@ from .collect import UsageError, find_submissions
 from .report import console_summary, write_reports
 from .report.format import one_line, points
 from .results import SubmissionResult
-from .sandbox import limits, users
+from .sandbox import cleanup, limits, users
 
 VISIBILITIES = ("after_published", "hidden", "visible", "after_due_date")
 # Exit code when the sandbox did not start for some submission (the reports are written).
@@ -216,7 +216,7 @@ def choose_level(args: argparse.Namespace, tree: Path) -> str:
                   f"names at the drop level: {', '.join(shared)} (chmod o-w them in a "
                   "disposable container, as the Gradescope setup does)", file=sys.stderr)
     if level == "basic":
-        limits.adopt_orphans()  # students' orphans become ours: killed after each student
+        cleanup.adopt_orphans()  # students' orphans become ours: killed after each student
         print("WARNING: basic level: students are graded one at a time; student code can read "
               "anything your user can.", file=sys.stderr)
     return level
@@ -225,7 +225,7 @@ def choose_level(args: argparse.Namespace, tree: Path) -> str:
 def finish_students(level: str) -> None:
     """Before the reports are written: nothing of the students' code may still run."""
     if level in ("drop", "basic"):
-        limits.kill_descendants()
+        cleanup.kill_descendants()
     if level == "drop":
         users.sweep()
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..extract import StudentCode
 from ..parts import METHOD_PART
-from . import limits
+from . import cleanup, limits
 from .reference import reference_without
 from .worker import MAX_MESSAGE, send
 
@@ -180,9 +180,9 @@ class Worker:
         self.process.stdin.close()
 
     def _spawn(self, to_worker_r: int, from_worker_w: int) -> subprocess.Popen:
-        self._lease = limits.Lease()  # its own user at the drop level
+        self._lease = limits.lease()  # its own user at the drop level
         try:
-            with limits.SPAWNING:
+            with cleanup.SPAWNING:
                 process = subprocess.Popen(
                     limits.command(to_worker_r, from_worker_w, self._lease.uid),
                     pass_fds=(to_worker_r, from_worker_w),

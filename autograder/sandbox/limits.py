@@ -1,22 +1,51 @@
-"""How a worker is confined: resource limits, environment, namespaces, clean-up.
+"""How a worker is confined, and what each level promises (the threat model).
 
-Three levels, the strongest this machine allows (probed once per process):
+Student code is hostile. It runs only in workers; a worker holds one part of one
+submission and talks to its scoring process over two pipes. The strongest level
+this machine allows is probed once per batch (``isolation``; ``AUTOGRADER_ISOLATION``
+forces one, and the CLI says which one it got, see ``autograder.cli``):
 
-- ``root``: the grader runs as root (CI, Gradescope). The worker starts in new
-  PID, mount and network namespaces; the repository (solutions, hidden suite),
-  the submissions and the reports are covered by empty tmpfs mounts, ``/tmp`` is
-  a private tmpfs, and the worker drops to ``nobody`` with no capabilities.
-- ``drop``: root without namespaces (a Docker container, as on Gradescope): the
-  worker still runs as ``nobody`` in a private work directory; the secrets are
-  then protected by file modes, so ``exposed_secrets`` must come back empty
-  (the Gradescope ``setup.sh`` removes other users' access to the grader).
-- ``userns``: an ordinary user whose kernel allows user namespaces gets the
-  namespaces and mounts of ``root``, without the change of user.
-- ``basic``: neither works; the worker only gets its own session, limits and a
-  scrubbed environment (the reports say so).
+- ``root`` (the grader runs as root with namespaces: CI, a VM). Each worker gets new
+  PID, mount, IPC and network namespaces and a fresh ``/proc``; everything outside
+  the system and its interpreter (the repository, the submissions, the reports,
+  home folders) is covered by empty tmpfs mounts; ``/tmp``, ``/dev/shm`` and
+  ``/dev/mqueue`` are private; it runs as ``nobody`` with no capabilities under a
+  system-call filter (``worker._filter``: no sockets, no System V or POSIX message
+  IPC, no ptrace, no changing file modes). Holds: no worker can see, signal or
+  read another (other students' included), reach the network, the grader's files
+  or another worker's files or IPC; everything it made dies with its namespaces.
+- ``userns`` (an ordinary user whose kernel allows user namespaces): the same
+  namespaces and mounts; the worker stays the grader's user outside its namespace,
+  so it drops every capability (it cannot undo a mount) instead of changing user.
+  Holds what ``root`` holds, except against kernel bugs reachable from a user
+  namespace.
+- ``drop`` (root without namespaces: Docker, Gradescope). Each running worker is a
+  user of its own from a pool (``users``): it cannot signal, trace or read another
+  worker; its work folder is its own (0700); the filter keeps it off the network
+  and IPC; its umask is 077 and it cannot change modes, so what it writes in a
+  shared folder stays its own; after it, everything of its user is removed
+  (processes, however they left, IPC objects, files). File modes guard the rest:
+  ``exposed_secrets`` must be empty (Gradescope's ``setup.sh`` closes the grader)
+  and the CLI refuses a submissions tree other users can read. Does not hold:
+  world-writable folders (``users.shared_writable``) still let two workers that run
+  at once see each other's file *names*; Gradescope's setup closes them, the CLI
+  warns elsewhere. Students of a batch are graded in parallel, each worker under
+  its own user.
+- ``basic`` (none of the above; only with the CLI's ``--allow-basic``). The worker
+  runs as the grader's own user with limits, a scrubbed environment and the filter
+  where the kernel allows it (no network, no IPC). Holds little: student code can
+  read whatever the grader can (other submissions, the reference, the hidden
+  tests) and signal the grader. What is done against it: students are graded one
+  at a time, everything below the batch is killed after each student and before
+  the reports are written, files it leaves in shared folders and its escaped
+  children (the scoring process adopts orphans) are removed, and every report says
+  "graded at the basic level".
 
-In every level the worker sets its own resource limits (CPU seconds, address
-space, file size, processes) before it reads any student code.
+At every level the worker sets its own resource limits (CPU seconds, address space,
+file size, processes) before it reads any student code, and can import the standard
+library, numpy and regex (``ALLOWED_PACKAGES``) and nothing else of the grader's
+environment: under namespaces the two packages are bound read-only into
+``/tmp/.packages``; without, ``package_view`` is a folder that holds only them.
 """
 
 import contextlib
@@ -29,12 +58,10 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from functools import cache
 from pathlib import Path
 
-from . import users
+from . import cleanup, users
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER_SOURCE = Path(__file__).with_name("worker.py").read_bytes()
@@ -319,128 +346,15 @@ def prepare_workdir(path: str, uid: int | None = None) -> str:
     return path if level == "basic" else "/tmp"
 
 
-# Held while a worker process is started and registered, so that an orphan hunt in another
-# thread never mistakes a worker being born for an orphan.
-SPAWNING = threading.Lock()
-_LIVE: set[int] = set()
-_ADOPTING = {"on": False}
-
-
-def adopt_orphans() -> None:
-    """Make this process the reaper of its descendants' orphans (the scoring process at the
-    basic level): a child that left its session and cleared its environment is then still
-    this process's child, found and killed when a worker closes."""
-    libc = __import__("ctypes").CDLL(None, use_errno=True)
-    if libc.prctl(36, 1, 0, 0, 0) == 0:  # PR_SET_CHILD_SUBREAPER
-        _ADOPTING["on"] = True
-
-
-class Lease:
-    """What one worker holds while it runs, and gives back (clean) when it is closed.
-
-    At the drop level: its own user (``uid``), from the machine-wide pool. At the basic
-    level: the files it may leave in the shared writable folders (those that appear
-    while it runs and belong to the grader's user) and its orphans.
-    """
-
-    def __init__(self) -> None:
-        self.level = isolation()[0]
-        self.pid: int | None = None
-        self._user = users.acquire() if self.level == "drop" else None
-        self.uid = self._user.uid if self._user else None
-        self._started = time.time()
-        self._before = _shared_entries() if self.level == "basic" else set()
-
-    def attach(self, pid: int) -> None:
-        """The worker's process (call while holding ``SPAWNING``)."""
-        self.pid = pid
-        _LIVE.add(pid)
-
-    def release(self) -> None:
-        """Once the worker is dead: remove everything it left; idempotent."""
-        _LIVE.discard(self.pid)
-        if self._user is not None:
-            self._user.release()
-            self._user = None
-        if self.level == "basic":
-            _kill_orphans()
-            for path in _shared_entries() - self._before:
-                with contextlib.suppress(OSError):
-                    info = os.lstat(path)
-                    if info.st_uid == os.geteuid() and info.st_ctime >= self._started - 1:
-                        if os.path.isdir(path) and not os.path.islink(path):
-                            shutil.rmtree(path, ignore_errors=True)
-                        else:
-                            os.unlink(path)
-            self._before = set()
-
-
-def _shared_entries() -> set[str]:
-    entries = set()
-    for folder in users.SHARED_DIRS:
-        with contextlib.suppress(OSError):
-            entries |= {e.path for e in os.scandir(folder)}
-    return entries
-
-
-def _children(pid: int) -> list[int]:
-    """Direct children of ``pid`` (from ``/proc``)."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with (contextlib.suppress(OSError, ValueError, IndexError),
-                  open(f"/proc/{entry.name}/stat", "rb") as handle):
-                if int(handle.read().rsplit(b")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry.name))
-    return found
-
-
-def _kill_orphans() -> None:
-    """Kill and reap this process's adopted children: every child that is no live worker."""
-    if not _ADOPTING["on"]:
-        return
-    with SPAWNING:
-        for _ in range(100):
-            orphans = [pid for pid in _children(os.getpid()) if pid not in _LIVE]
-            if not orphans:
-                return
-            for pid in orphans:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(pid, 0)
-
-
-def descendants() -> list[int]:
-    """Every process below this one (for the CLI: none may be left when reports are written)."""
-    tree, frontier = [], [os.getpid()]
-    while frontier:
-        frontier = [child for pid in frontier for child in _children(pid)]
-        tree += frontier
-    return tree
-
-
-def kill_descendants() -> int:
-    """Kill every process below this one (and reap those that are its children)."""
-    killed = 0
-    for _ in range(100):
-        found = descendants()
-        if not found:
-            return killed
-        for pid in found:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-        for pid in found:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-    return killed
+def lease() -> "cleanup.Lease":
+    """What a new worker holds while it runs at this machine's level (``cleanup.Lease``)."""
+    return cleanup.Lease(isolation()[0])
 
 
 def survivors() -> list[int]:
     """Processes of graded code still alive: this process's descendants, and at the drop
     level the processes of every pool user no grader leases now."""
-    found = set(descendants())
+    found = set(cleanup.descendants())
     if isolation()[0] == "drop":
         found |= set(users.unleased_processes())
     return sorted(found)

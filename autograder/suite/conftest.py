@@ -32,7 +32,15 @@ from hypothesis import HealthCheck, Phase, settings
 
 from autograder.extract import StudentCode, extract
 from autograder.parts import PARTS
-from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, limits
+from autograder.sandbox import (
+    MissingName,
+    Remote,
+    StudentError,
+    Worker,
+    WorkerFailure,
+    cleanup,
+    limits,
+)
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
@@ -333,7 +341,7 @@ def parts(code: StudentCode, pytestconfig: pytest.Config):
     """
     states = {part: PartState(part, code, pytestconfig) for part in PARTS}
     if limits.isolation()[0] == "basic":  # probed once, before the threads need it
-        limits.adopt_orphans()  # workers' escaped children stay ours, killed at close
+        cleanup.adopt_orphans()  # workers' escaped children stay ours, killed at close
     wanted = [(part, HASH_SEED) for part in PARTS]
     wanted += [(part, seed) for part, seeds in PRESTART.items() for seed in seeds]
     with ThreadPoolExecutor(max_workers=8) as pool:

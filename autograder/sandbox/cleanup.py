@@ -1,0 +1,144 @@
+"""Leave nothing behind: what one worker holds while it runs, and the hunt for survivors.
+
+A worker's ``Lease`` is taken before its process starts and given back once it is
+dead (``client.Worker.close``). What giving it back removes depends on the level:
+
+- ``drop``: the worker's own user from the pool (``users``): every process, System V
+  object and shared-folder file of that user.
+- ``basic``: the worker runs as the grader's user, so nothing tells its files and
+  processes from the grader's but time and ancestry: the entries of the shared
+  writable folders that appeared while it ran and belong to this user, and the
+  orphans this process adopted (``adopt_orphans``: a child that left its session
+  and cleared its environment still has the scoring process as its reaper).
+- ``root``/``userns``: nothing here; the kernel ends the worker's namespaces with it.
+
+``descendants``/``kill_descendants`` serve the CLI, which checks that no process of
+graded code is alive when the reports are written.
+"""
+
+import contextlib
+import ctypes
+import os
+import shutil
+import signal
+import threading
+import time
+
+from . import users
+
+# Held while a worker process is started and registered, so that an orphan hunt in another
+# thread never mistakes a worker being born for an orphan.
+SPAWNING = threading.Lock()
+_LIVE: set[int] = set()
+_ADOPTING = {"on": False}
+
+
+def adopt_orphans() -> None:
+    """Make this process the reaper of its descendants' orphans (the scoring process at the
+    basic level): a child that left its session and cleared its environment is then still
+    this process's child, found and killed when a worker closes."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) == 0:  # PR_SET_CHILD_SUBREAPER
+        _ADOPTING["on"] = True
+
+
+class Lease:
+    """What one worker holds while it runs, and gives back (clean) when it is closed.
+
+    At the drop level: its own user (``uid``), from the machine-wide pool. At the basic
+    level: the files it may leave in the shared writable folders (those that appear
+    while it runs and belong to the grader's user) and its orphans.
+    """
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self.pid: int | None = None
+        self._user = users.acquire() if self.level == "drop" else None
+        self.uid = self._user.uid if self._user else None
+        self._started = time.time()
+        self._before = _shared_entries() if self.level == "basic" else set()
+
+    def attach(self, pid: int) -> None:
+        """The worker's process (call while holding ``SPAWNING``)."""
+        self.pid = pid
+        _LIVE.add(pid)
+
+    def release(self) -> None:
+        """Once the worker is dead: remove everything it left; idempotent."""
+        _LIVE.discard(self.pid)
+        if self._user is not None:
+            self._user.release()
+            self._user = None
+        if self.level == "basic":
+            _kill_orphans()
+            for path in _shared_entries() - self._before:
+                with contextlib.suppress(OSError):
+                    info = os.lstat(path)
+                    if info.st_uid == os.geteuid() and info.st_ctime >= self._started - 1:
+                        if os.path.isdir(path) and not os.path.islink(path):
+                            shutil.rmtree(path, ignore_errors=True)
+                        else:
+                            os.unlink(path)
+            self._before = set()
+
+
+def _shared_entries() -> set[str]:
+    entries = set()
+    for folder in users.SHARED_DIRS:
+        with contextlib.suppress(OSError):
+            entries |= {e.path for e in os.scandir(folder)}
+    return entries
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of ``pid`` (from ``/proc``)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with (contextlib.suppress(OSError, ValueError, IndexError),
+                  open(f"/proc/{entry.name}/stat", "rb") as handle):
+                if int(handle.read().rsplit(b")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def _kill_orphans() -> None:
+    """Kill and reap this process's adopted children: every child that is no live worker."""
+    if not _ADOPTING["on"]:
+        return
+    with SPAWNING:
+        for _ in range(100):
+            orphans = [pid for pid in _children(os.getpid()) if pid not in _LIVE]
+            if not orphans:
+                return
+            for pid in orphans:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+
+
+def descendants() -> list[int]:
+    """Every process below this one (for the CLI: none may be left when reports are written)."""
+    tree, frontier = [], [os.getpid()]
+    while frontier:
+        frontier = [child for pid in frontier for child in _children(pid)]
+        tree += frontier
+    return tree
+
+
+def kill_descendants() -> int:
+    """Kill every process below this one (and reap those that are its children)."""
+    killed = 0
+    for _ in range(100):
+        found = descendants()
+        if not found:
+            return killed
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+        for pid in found:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+    return killed
