@@ -17,12 +17,16 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
+import uuid
 from pathlib import Path
 
 import pytest
 
 from autograder.sandbox import limits
 from autograder.sandbox.reference import reference_without
+
+from .hostile import processes_with
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = reference_without(0)[0]
@@ -144,3 +148,39 @@ def test_one_student_cannot_kill_another_students_workers(tmp_path):
         (tmp_path / "out" / "grades.csv").read_text()))}
     assert rows["honest"]["status"] == "graded" and float(rows["honest"]["total"]) == 100.0
     assert not limits.survivors()
+
+
+def later_writer(target: Path, token: str) -> str:
+    """Student code that leaves a detached child (own session, empty environment) to
+    overwrite ``target`` once the batch is over."""
+    return textwrap.dedent(f"""
+        import os, sys
+        def _later():
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    later = "import time; time.sleep(6); open({str(target)!r}, 'w').write('forged')"
+                    os.execve(sys.executable, [sys.executable, "-c", later, {token!r}], {{}})
+                os._exit(0)
+            os.wait()
+            return 1
+        class Start:
+            LATER = _later()
+    """)
+
+
+def test_nothing_rewrites_the_reports_after_the_batch(tmp_path):
+    # At every level, basic included (opted in): nothing of a student may still run
+    # when the reports are written, so nothing can change them afterwards.
+    token = f"rewrite{uuid.uuid4().hex}"
+    out = tmp_path / "out"
+    tree = tmp_path / "submitted"
+    (tree / "mallory" / "tokenization").mkdir(parents=True)
+    (tree / "mallory" / "tokenization" / "tokenization.py").write_text(
+        REFERENCE + later_writer(out / "grades.csv", token))
+    done = run_cli(tree, "--out", out, env={**os.environ, "AUTOGRADER_ALLOW_BASIC": "1"})
+    assert done.returncode == 0, done.stderr
+    before = (out / "grades.csv").read_text()
+    time.sleep(8)
+    assert (out / "grades.csv").read_text() == before and "forged" not in before
+    assert processes_with(token) == []
