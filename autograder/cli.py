@@ -191,6 +191,11 @@ def choose_level(args: argparse.Namespace, tree: Path) -> str:
     except (ValueError, RuntimeError) as exc:
         raise UsageError(str(exc)) from None
     print(f"Isolation: {level} ({limits.PROMISES[level]})", file=sys.stderr, flush=True)
+    forced = os.environ.get("AUTOGRADER_ISOLATION")
+    if level != limits.best_level() and not forced:
+        print(f"WARNING: the sandbox fell back to the {level} level; this machine should give "
+              f"{limits.best_level()} (are namespaces forbidden here?). "
+              "Set AUTOGRADER_ISOLATION to choose a level explicitly.", file=sys.stderr)
     allowed = args.allow_basic or os.environ.get("AUTOGRADER_ALLOW_BASIC") == "1"
     if level == "basic" and not allowed:
         raise UsageError(
@@ -198,11 +203,6 @@ def choose_level(args: argparse.Namespace, tree: Path) -> str:
             "user and could read other submissions and change the reports. Grade as root (or "
             "where user namespaces work), or pass --allow-basic (AUTOGRADER_ALLOW_BASIC=1) to "
             "accept that; every report will say so")
-    forced = os.environ.get("AUTOGRADER_ISOLATION")
-    if level != limits.best_level() and not forced:
-        print(f"WARNING: the sandbox fell back to the {level} level; this machine should give "
-              f"{limits.best_level()} (are namespaces forbidden here?). "
-              "Set AUTOGRADER_ISOLATION to choose a level explicitly.", file=sys.stderr)
     if level == "drop":
         readable = limits.readable_by_workers([tree])
         if readable:
