@@ -83,6 +83,7 @@ class ReferenceServer:
                 self.functions[name] = value
             elif name in SHARED_NAMES and _plain(value):
                 self.values[name] = value
+        self.members = {name: self._members(cls) for name, cls in self.classes.items()}
 
     # --- what the worker is told ------------------------------------------------------
 
@@ -106,7 +107,7 @@ class ReferenceServer:
         classes = []
         for name, cls in self.classes.items():  # definition order: bases first
             bases = [b.__name__ for b in cls.__bases__ if b.__name__ in self.classes]
-            classes.append({"name": name, "bases": bases, "members": self._members(cls)})
+            classes.append({"name": name, "bases": bases, "members": self.members[name]})
         return {
             "values": [[k, v] for k, v in self.values.items()],
             "functions": list(self.functions),
@@ -144,7 +145,7 @@ class ReferenceServer:
                 raise RefError(f"the reference has no function {name!r} here")
             return {"value": self._encode(func(*args, **kwargs))}
         cls = self.classes.get(request.get("cls")) if type(request.get("cls")) is str else None
-        if cls is None or type(name) is not str or name not in self._members(cls):
+        if cls is None or type(name) is not str or name not in self.members[cls.__name__]:
             raise RefError(f"the reference has no member {name!r} here")
         obj = self._rebuild(cls, request.get("state"))
         member = inspect.getattr_static(cls, name)
