@@ -18,6 +18,7 @@ import heapq
 import json
 import re
 from collections.abc import Iterable
+from numbers import Integral
 from pathlib import Path
 
 from .byte_table import bytes_to_unicode
@@ -42,10 +43,9 @@ def merge_by_rank(symbols: list[str], ranks: dict[tuple[str, str], int]) -> list
     heapq.heapify(heap)
 
     def push(i: int) -> None:
-        """Push the pair that starts at ``i`` if it has a rank."""
-        j = nxt[i]
-        if i >= 0 and j >= 0 and (alive[i], alive[j]) in ranks:
-            heapq.heappush(heap, (ranks[alive[i], alive[j]], i))
+        """Push the pair that starts at ``i`` (if there is one) when it has a rank."""
+        if i >= 0 and nxt[i] >= 0 and (alive[i], alive[nxt[i]]) in ranks:
+            heapq.heappush(heap, (ranks[alive[i], alive[nxt[i]]], i))
 
     while heap:
         rank, i = heapq.heappop(heap)
@@ -179,7 +179,9 @@ class ByteLevelBPE:
         """Concatenate the bytes of every token; an unknown ID raises ``ValueError``."""
         chunks = []
         for token_id in ids:
-            if isinstance(token_id, bool) or token_id not in self.decoder:
+            # An ID is an integer (numpy's too) but not a bool, and must be in the vocabulary.
+            integer = isinstance(token_id, Integral) and not isinstance(token_id, bool)
+            if not integer or token_id not in self.decoder:
                 raise ValueError(f"token ID {token_id!r} is not in the vocabulary")
             chunks.append(self.decoder[token_id])
         return b"".join(chunks)

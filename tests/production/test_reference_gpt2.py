@@ -8,6 +8,7 @@ decoding; loading; errors; and that encoding time grows linearly, even for one l
 
 import json
 import random
+import re
 import time
 import unicodedata
 
@@ -211,10 +212,15 @@ def test_decode_random_ids_as_tiktoken(built, oracle):
     assert [built.decode([token]) for token in split] == ["\ufffd"] * 3
 
 
-@pytest.mark.parametrize("bad", [50257, -1, 10**9, "15496", True])
+@pytest.mark.parametrize("bad", [50257, -1, 10**9, "15496", True, 15496.0, [1], None])
 def test_unknown_id_is_a_value_error_naming_it(built, bad):
-    with pytest.raises(ValueError, match=repr(bad).replace("'", ".")):
+    with pytest.raises(ValueError, match=re.escape(repr(bad))):
         built.decode([15496, bad])
+
+
+def test_numpy_integers_are_ids(built):
+    numpy = pytest.importorskip("numpy")
+    assert built.decode(numpy.array([15496, 995])) == "Hello world"
 
 
 def test_from_files_equals_the_constructor(gpt2, built, tmp_path):
