@@ -243,10 +243,14 @@ def test_constructor_errors(built):
 
 
 def encode_seconds(tok: ByteLevelBPE, text: str) -> float:
-    tok.cache.clear()
-    start = time.process_time()
-    tok.encode_ordinary(text)
-    return time.process_time() - start
+    """CPU seconds of a cold encode (empty piece cache), the best of three runs."""
+    best = float("inf")
+    for _ in range(3):
+        tok.cache.clear()
+        start = time.process_time()
+        tok.encode_ordinary(text)
+        best = min(best, time.process_time() - start)
+    return best
 
 
 def test_encoding_time_grows_linearly(built):
@@ -254,6 +258,6 @@ def test_encoding_time_grows_linearly(built):
     long_piece = [encode_seconds(built, "ab" * n) for n in (1_000, 8_000)]
     assert long_piece[1] < 24 * long_piece[0], long_piece
     rng = random.Random(5)
-    words = " ".join("".join(rng.choice("abcdefghij") for _ in range(6)) for _ in range(16_000))
+    words = " ".join("".join(rng.choice("abcdefghij") for _ in range(6)) for _ in range(8_000))
     many = [encode_seconds(built, words[: len(words) // 8]), encode_seconds(built, words)]
     assert many[1] < 24 * many[0], many
