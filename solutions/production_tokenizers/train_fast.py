@@ -106,9 +106,9 @@ def train_bpe_fast(corpus: list[str], vocab_size: int) -> tuple[list[str], list[
         negative, best = heapq.heappop(heap)
         count = counts.get(best, 0)
         if count != -negative:
-            # Stale entry: the count moved after the push. A count that grows is pushed
-            # again at once (step 4), so here it has dropped: push the pair back at its
-            # true count, if it still has one. The heap's top is then always right.
+            # Stale entry: the count moved after this push. Counts that grow are pushed at
+            # once (step 4), so no pair hides below its true count; pushing the true count
+            # back (if any) keeps that so, and the top of the heap is always the best pair.
             if count:
                 heapq.heappush(heap, (-count, best))
             continue
