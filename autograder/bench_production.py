@@ -82,7 +82,7 @@ def bench_encoder(repeat: int) -> float:
     for _ in range(repeat):
         seconds, expected = cpu_seconds(lambda: oracle.encode_ordinary(text))
         times["tiktoken"].append(seconds)
-        reference.cache.clear()
+        reference._cache.clear()
         seconds, got = cpu_seconds(lambda: reference.encode_ordinary(text))
         times["reference cold"].append(seconds)
         times["reference warm"].append(cpu_seconds(lambda: reference.encode_ordinary(text))[0])
