@@ -167,10 +167,8 @@ class ByteLevelBPE:
         elif isinstance(allowed_special, str):
             raise ValueError(f"allowed_special must be 'all' or a set, got {allowed_special!r}")
         else:
-            allowed = set(allowed_special)
-            unknown = sorted(allowed - set(self.special_tokens))
-            if unknown:
-                raise ValueError(f"not special tokens of this tokenizer: {unknown}")
+            # Names that are not special tokens are ignored, as tiktoken does: they cannot occur.
+            allowed = set(allowed_special) & set(self.special_tokens)
         # 1. Refuse text that contains a special token it was not allowed to use.
         for token in sorted(set(self.special_tokens) - allowed):
             if token in text:

@@ -195,10 +195,14 @@ def test_longest_special_token_wins(built):
         tok.encode("x<|a|>", allowed_special=())
 
 
-def test_bad_allowed_special_is_a_value_error(built):
-    for bad in ("none", {"<|nope|>"}):
-        with pytest.raises(ValueError):
-            built.encode("hi", allowed_special=bad)
+def test_allowed_special_is_all_or_a_set(built, oracle):
+    with pytest.raises(ValueError, match="'none'"):
+        built.encode("hi", allowed_special="none")
+    text, allowed = "hi <|endoftext|>", {"<|endoftext|>", "<|nope|>"}  # unknown names: ignored
+    assert built.encode(text, allowed_special=allowed) == oracle.encode(
+        text, allowed_special=allowed
+    )
+    assert built.encode(text, allowed_special=["<|endoftext|>"]) == [5303, 220, 50256]
 
 
 def test_decode_random_ids_as_tiktoken(built, oracle):
