@@ -30,20 +30,9 @@ from .texts import SPACES, assigned_code_points, random_text
 WORKED = {
     "Hello world": [15496, 995],
     "hello world": [31373, 995],
-    "To be or not to be, that is the question.": [
-        2514,
-        307,
-        393,
-        407,
-        284,
-        307,
-        11,
-        326,
-        318,
-        262,
-        1808,
-        13,
-    ],
+    "To be or not to be, that is the question.": (
+        [2514, 307, 393, 407, 284, 307, 11, 326, 318, 262, 1808, 13]
+    ),
     "HELLO'S": [13909, 3069, 46, 6, 50],
     "<|endoftext|>": [27, 91, 437, 1659, 5239, 91, 29],  # encode_ordinary: ordinary text
 }

@@ -12,42 +12,11 @@ import random
 import unicodedata
 from functools import cache
 
-SPACES = [
-    " ",
-    "\t",
-    "\n",
-    "\r",
-    "\x0b",
-    "\x0c",
-    "\x85",
-    "\xa0",
-    "\u1680",
-    "\u2000",
-    "\u2007",
-    "\u200a",
-    "\u2028",
-    "\u2029",
-    "\u202f",
-    "\u205f",
-    "\u3000",
-    "\x1c",
-    "\x1d",
-    "\x1e",
-    "\x1f",
-]  # the last four: isspace() but not White_Space
+SPACES = list(" \t\n\r\x0b\x0c\x85\xa0\u1680\u2000\u2007\u200a\u2028\u2029\u202f\u205f\u3000")
+SPACES += list("\x1c\x1d\x1e\x1f")  # isspace() is True for these, but they are not White_Space
 CONTRACTIONS = ["'s", "'t", "'d", "'m", "'ll", "'ve", "'re", "'S", "'T", "'LL", "'Re", "'", "''"]
-ASCII_WORDS = [
-    "Hello",
-    "world",
-    "the",
-    "GPT",
-    "don",
-    "I",
-    "it",
-    "x",
-    "tokenization",
-    "<|endoftext|>",
-]
+ASCII_WORDS = ["Hello", "world", "the", "GPT", "don", "I", "it", "x", "tokenization"]
+ASCII_WORDS.append("<|endoftext|>")  # ordinary text for encode_ordinary
 
 
 @cache
