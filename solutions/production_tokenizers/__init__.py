@@ -1,0 +1,56 @@
+"""Reference solution of the production-tokenizers assignment (spec: production.md).
+
+One idea per module, as in the first assignment's reference. This package re-exports every
+name of the spec, so ``import solutions.production_tokenizers as ref`` reads like a
+student's notebook namespace.
+
+Parts 1-3: ``byte_table`` (GPT-2's byte alphabet), ``pretokenize`` (GPT-2's split
+pattern, standard library only), ``byte_bpe`` (``ByteLevelBPE``), ``normalization``
+(NFC/NFD/NFKC/NFKD and ``clean_text``), ``gotchas`` (Part 2's numeric answers),
+``train_fast`` (the incremental BPE trainer).
+"""
+
+# --- Parts 1-3: GPT-2's byte-level BPE, normalization, the fast trainer -------------------
+from .byte_bpe import ENDOFTEXT, ByteLevelBPE, merge_by_rank
+from .byte_table import bytes_to_unicode
+from .gotchas import (
+    GOTCHA_LOWER_TOKENS,
+    GOTCHA_NUMBER_TOKENS,
+    GOTCHA_SPACE_WORD_TOKENS,
+    GOTCHA_TEXTS,
+    GOTCHA_UPPER_TOKENS,
+    GOTCHA_WORD_TOKENS,
+    GOTCHA_ZWSP_CLEAN_TOKENS,
+    GOTCHA_ZWSP_TOKENS,
+    gotcha_token_counts,
+)
+from .normalization import FORMS, clean_text, normalize
+from .pretokenize import GPT2_PATTERN, WHITE_SPACE, gpt2_pretokenize
+from .train_fast import train_bpe_fast
+
+# --- Parts 4-6: WordPiece, Unigram, who pays for tokens (helper P2 adds its imports here) ---
+
+__all__ = [
+    # Parts 1-3
+    "bytes_to_unicode",
+    "gpt2_pretokenize",
+    "GPT2_PATTERN",
+    "WHITE_SPACE",
+    "ENDOFTEXT",
+    "ByteLevelBPE",
+    "merge_by_rank",
+    "FORMS",
+    "normalize",
+    "clean_text",
+    "GOTCHA_NUMBER_TOKENS",
+    "GOTCHA_WORD_TOKENS",
+    "GOTCHA_SPACE_WORD_TOKENS",
+    "GOTCHA_LOWER_TOKENS",
+    "GOTCHA_UPPER_TOKENS",
+    "GOTCHA_ZWSP_TOKENS",
+    "GOTCHA_ZWSP_CLEAN_TOKENS",
+    "GOTCHA_TEXTS",
+    "gotcha_token_counts",
+    "train_bpe_fast",
+    # Parts 4-6 (helper P2 lists its names below)
+]
