@@ -15,6 +15,8 @@ import random
 from pathlib import Path
 
 import pytest
+import sentencepiece as spm
+import tokenizers
 
 from solutions.production_tokenizers import (
     unigram_encode,
@@ -88,6 +90,13 @@ def test_prune_keeps_the_unknown_score_of_the_full_vocabulary():
     assert kept == {S: -1.0, "a": -1.0, "b": -0.125, "c": -0.125, S + "a": -1.5}
 
 
+def test_prune_float_noise_is_no_loss():
+    # "▁a" (-0.3) and "▁" + "a" (-0.1 + -0.2 = -0.30000000000000004) are equal in exact
+    # arithmetic, so "▁a" loses 0 like the unused "aa": a tie the smaller piece "aa" wins.
+    pieces = {S: -0.1, "a": -0.2, S + "a": -0.3, "aa": -5.0}
+    assert unigram_prune({"a": 1}, pieces, 3) == {S: -0.1, "a": -0.2, "aa": -5.0}
+
+
 # --- brute force -------------------------------------------------------------------------
 
 
@@ -105,7 +114,7 @@ def all_segmentations(text: str, pieces: dict[str, float]):
 
 def brute_best(view: str, pieces: dict[str, float], unk: float) -> float:
     def score(seg):
-        return sum(pieces[p] if p in pieces else unk for p in seg)
+        return sum(pieces.get(p, unk) for p in seg)
 
     return max(score(seg) for seg in all_segmentations(view, pieces))
 
@@ -150,9 +159,15 @@ def test_segment_is_optimal_against_brute_force():
 def test_prune_matches_the_formula_by_brute_force():
     rng = random.Random(4)
     for _ in range(150):
-        pieces = random_vocab(rng)
-        words = {"".join(rng.choices("abcd", k=rng.randrange(1, 5))): rng.randrange(1, 4)
-                 for _ in range(rng.randrange(1, 5))}  # fmt: skip
+        words = {"".join(rng.choices("abcd", k=rng.randrange(1, 6))): rng.randrange(1, 20)
+                 for _ in range(rng.randrange(1, 6))}  # fmt: skip
+        # Single characters (some missing), and pieces cut from the words so they get used.
+        pieces = {c: -rng.randrange(2, 16) / 2 for c in "abcd" + S if rng.random() < 0.85}
+        for _ in range(rng.randrange(2, 9)):
+            view = S + rng.choice(list(words))
+            start = rng.randrange(len(view) - 1)
+            piece = view[start : rng.randrange(start + 2, len(view) + 1)]
+            pieces[piece] = -rng.randrange(2, 24) / 2
         keep = rng.randrange(0, len(pieces) + 2)
         assert unigram_prune(words, pieces, keep) == brute_prune(words, pieces, keep)
 
@@ -163,7 +178,6 @@ def test_prune_matches_the_formula_by_brute_force():
 @pytest.fixture(scope="module")
 def sp_model():
     """sentencepiece's Unigram on the corpus, seeing text exactly as the spec does."""
-    spm = pytest.importorskip("sentencepiece")
     model = io.BytesIO()
     lines = [line for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
     spm.SentencePieceTrainer.train(
@@ -234,7 +248,6 @@ def test_sentencepiece_ids_on_tie_free_inputs_and_best_scores_everywhere(sp_mode
 
 
 def test_hf_unigram_best_scores_agree_everywhere(sp_model):
-    tokenizers = pytest.importorskip("tokenizers")
     _, pieces, _ = sp_model
     vocab = [("<unk>", 0.0), *pieces.items()]
     hf = tokenizers.Tokenizer(tokenizers.models.Unigram(vocab, unk_id=0, byte_fallback=False))
