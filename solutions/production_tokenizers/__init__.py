@@ -8,6 +8,10 @@ Parts 1-3: ``byte_table`` (GPT-2's byte alphabet), ``pretokenize`` (GPT-2's spli
 pattern, standard library only), ``byte_bpe`` (``ByteLevelBPE``), ``normalization``
 (NFC/NFD/NFKC/NFKD and ``clean_text``), ``gotchas`` (Part 2's numeric answers),
 ``train_fast`` (the incremental BPE trainer).
+
+Parts 4-6: ``wordpiece`` (BERT's pre-tokenizer and greedy longest match),
+``wordpiece_train`` (the likelihood-score trainer), ``unigram`` (Viterbi segmentation
+and one pruning round), ``costs`` (fertility, token premium, request cost, train.bin).
 """
 
 # --- Parts 1-3: GPT-2's byte-level BPE, normalization, the fast trainer -------------------
@@ -28,7 +32,21 @@ from .normalization import FORMS, clean_text, normalize
 from .pretokenize import GPT2_PATTERN, WHITE_SPACE, gpt2_pretokenize
 from .train_fast import train_bpe_fast
 
-# --- Parts 4-6: WordPiece, Unigram, who pays for tokens (helper P2 adds its imports here) ---
+# --- Parts 4-6: WordPiece, Unigram, who pays for tokens ----------------------------------
+from .costs import (
+    GPT2_PREMIUM_MY,
+    HIGHEST_PREMIUM_LOCALE,
+    SHAKESPEARE_GPT2_TOKENS,
+    SHAKESPEARE_TRAIN_BIN_BYTES,
+    bytes_per_token,
+    estimate_cost,
+    fertility,
+    pack_tokens,
+    token_premium,
+)
+from .unigram import unigram_encode, unigram_prune, unigram_score, unigram_segment
+from .wordpiece import WordPieceTokenizer, bert_pretokenize, wordpiece_tokenize
+from .wordpiece_train import train_wordpiece
 
 __all__ = [
     # Parts 1-3
@@ -52,5 +70,22 @@ __all__ = [
     "GOTCHA_TEXTS",
     "gotcha_token_counts",
     "train_bpe_fast",
-    # Parts 4-6 (helper P2 lists its names below)
+    # Parts 4-6
+    "bert_pretokenize",
+    "wordpiece_tokenize",
+    "WordPieceTokenizer",
+    "train_wordpiece",
+    "unigram_segment",
+    "unigram_score",
+    "unigram_encode",
+    "unigram_prune",
+    "fertility",
+    "bytes_per_token",
+    "token_premium",
+    "estimate_cost",
+    "pack_tokens",
+    "SHAKESPEARE_GPT2_TOKENS",
+    "SHAKESPEARE_TRAIN_BIN_BYTES",
+    "HIGHEST_PREMIUM_LOCALE",
+    "GPT2_PREMIUM_MY",
 ]
