@@ -14,9 +14,19 @@ Parts 4-6: ``wordpiece`` (BERT's pre-tokenizer and greedy longest match),
 and one pruning round), ``costs`` (fertility, token premium, request cost, train.bin).
 """
 
-# --- Parts 1-3: GPT-2's byte-level BPE, normalization, the fast trainer -------------------
 from .byte_bpe import ENDOFTEXT, ByteLevelBPE, merge_by_rank
 from .byte_table import bytes_to_unicode
+from .costs import (
+    GPT2_PREMIUM_MY,
+    HIGHEST_PREMIUM_LOCALE,
+    SHAKESPEARE_GPT2_TOKENS,
+    SHAKESPEARE_TRAIN_BIN_BYTES,
+    bytes_per_token,
+    estimate_cost,
+    fertility,
+    pack_tokens,
+    token_premium,
+)
 from .gotchas import (
     GOTCHA_LOWER_TOKENS,
     GOTCHA_NUMBER_TOKENS,
@@ -31,19 +41,6 @@ from .gotchas import (
 from .normalization import FORMS, clean_text, normalize
 from .pretokenize import GPT2_PATTERN, WHITE_SPACE, gpt2_pretokenize
 from .train_fast import train_bpe_fast
-
-# --- Parts 4-6: WordPiece, Unigram, who pays for tokens ----------------------------------
-from .costs import (
-    GPT2_PREMIUM_MY,
-    HIGHEST_PREMIUM_LOCALE,
-    SHAKESPEARE_GPT2_TOKENS,
-    SHAKESPEARE_TRAIN_BIN_BYTES,
-    bytes_per_token,
-    estimate_cost,
-    fertility,
-    pack_tokens,
-    token_premium,
-)
 from .unigram import unigram_encode, unigram_prune, unigram_score, unigram_segment
 from .wordpiece import WordPieceTokenizer, bert_pretokenize, wordpiece_tokenize
 from .wordpiece_train import train_wordpiece
