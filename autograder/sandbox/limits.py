@@ -77,6 +77,7 @@ LIMITS = {
 }
 MARKER = "AUTOGRADER_WORKER"
 PROBED_ENV = "AUTOGRADER_ISOLATION_PROBED"
+TAG_ENV = "AUTOGRADER_WORKER_TAG"  # the worker interpreter's compiled-module tag, once known
 LEVELS = ("root", "drop", "userns", "basic")
 # What each level promises, in one line: printed by the CLI and written into every report.
 PROMISES = {
@@ -181,12 +182,16 @@ def package_dirs(python: str) -> dict[str, str]:
     then fail like any unavailable one).
     """
     if python != os.path.realpath(sys.executable):
-        try:
-            tag = subprocess.run([python, "-I", "-S", "-c",
-                                  "import sys; print(sys.implementation.cache_tag)"],
-                                 capture_output=True, text=True, timeout=20).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return {}
+        known = os.environ.get(TAG_ENV, "").split(":", 1)  # asked by a parent process
+        tag = known[0] if known[-1] == python else ""
+        if not tag:
+            try:
+                tag = subprocess.run([python, "-I", "-S", "-c",
+                                      "import sys; print(sys.implementation.cache_tag)"],
+                                     capture_output=True, text=True, timeout=20).stdout.strip()
+            except (OSError, subprocess.SubprocessError):
+                return {}
+            os.environ[TAG_ENV] = f"{tag}:{python}"
         if tag != sys.implementation.cache_tag:
             return {}
     found = {}

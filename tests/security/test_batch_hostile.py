@@ -140,7 +140,9 @@ def batch(tmp_path_factory):
     )
     rows = {r["student_id"]: r for r in csv.DictReader(io.StringIO(
         (out / "grades.csv").read_text(encoding="utf-8")))}
-    return done, out, rows, reference_hash
+    yield done, out, rows, reference_hash
+    if limits.isolation()[0] == "basic":  # where the write is possible (and not tested)
+        FORGED.unlink(missing_ok=True)
 
 
 def total(rows, student) -> float:
