@@ -10,6 +10,7 @@ import contextlib
 import math
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 
@@ -469,3 +470,40 @@ def ratio_text(ratio: float, give_up: float) -> str:
 
 def ms_text(seconds: float) -> str:
     return "stopped" if seconds == math.inf else f"{seconds * 1e3:.1f} ms"
+
+
+# --- what a message says (Part 1) -----------------------------------------------------
+
+# Who must provide the method: a subclass, a concrete implementation, or one named.
+WHO = re.compile(
+    r"sub-?\s?class|child class|derived class|inherit|concrete|chartokenizer|bpetokenizer"
+)
+# ... or the duty itself: overriding, or an obligation to implement, provide or define.
+DUTY = re.compile(
+    r"overrid|override|(must|should|shall|need|needs|has to|have to|is required to|are "
+    r"required to|to be|responsib\w*)(\s+\w+){0,3}?\s+(implement|provide|define|supply)"
+)
+
+
+def names_method(message: str, method: str) -> bool:
+    """``encode`` (``encode()``, ``Tokenizer.encode``, "encoding") appears as a word."""
+    return re.search(rf"(?<![a-z]){method[:-1]}(e|es|ed|ing|er)\b", message) is not None
+
+
+def duty_problems(message: str, method: str) -> list[str]:
+    """What the message of ``Tokenizer.method``'s ``NotImplementedError`` fails to say.
+
+    It must name the method and say that a subclass or a concrete implementation has
+    to provide it, in any words: "subclasses must implement encode", "encode() must be
+    overridden", "use a concrete implementation like CharTokenizer", ... A message that
+    names only the other method was copied from it.
+    """
+    text = " ".join(message.lower().split())
+    other = "decode" if method == "encode" else "encode"
+    problems = []
+    if not names_method(text, method):
+        problems.append(f"name the method ({method})" + (
+            f" rather than {other}" if names_method(text, other) else ""))
+    if not (WHO.search(text) or DUTY.search(text)):
+        problems.append("say that a subclass (or a concrete tokenizer) must provide it")
+    return problems
