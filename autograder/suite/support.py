@@ -43,6 +43,47 @@ def check(condition: object, message: str) -> None:
         raise AssertionError(message)
 
 
+class Failures:
+    """The failing checks of one test, reported together instead of the first one alone.
+
+    ``with failures.case():`` runs one independent check (one corpus, one input); an
+    ``AssertionError`` or a ``StudentError`` inside it is recorded and the test goes on
+    with the next case. ``report()`` fails the test with every recorded message, at most
+    ``limit`` of them written out, and says how many more there are.
+    """
+
+    def __init__(self, limit: int = 4) -> None:
+        self.messages: list[str] = []
+        self.limit = limit
+
+    def check(self, condition: object, message: str) -> None:
+        if not condition:
+            self.messages.append(message)
+
+    @contextlib.contextmanager
+    def case(self):
+        try:
+            yield
+        except AssertionError as exc:
+            self.messages.append(str(exc) or "a check failed")
+        except StudentError as exc:
+            message = getattr(exc, "student_message", None) or (
+                f"your code raised {exc.type_name}" + (f": {clip(exc.message)}"
+                                                       if exc.message.strip() else ""))
+            self.messages.append(message)
+
+    def report(self) -> None:
+        if not self.messages:
+            return
+        if len(self.messages) == 1:
+            raise AssertionError(self.messages[0])
+        shown = self.messages[: self.limit]
+        more = len(self.messages) - len(shown)
+        text = f"{len(self.messages)} checks failed: " + " ".join(
+            f"({i}) {m}" for i, m in enumerate(shown, 1))
+        raise AssertionError(text + (f" (and {more} more)" if more else ""))
+
+
 def is_int(value: object) -> bool:
     """An ``int`` that is not a ``bool`` (replies are plain data, so ``type`` is exact)."""
     return type(value) is int
@@ -272,6 +313,15 @@ class InWorker:
         check(type(results) is list and len(results) == times,
               "the grader could not call your code")
         return results[0] if times == 1 else results  # type: ignore[index]
+
+
+def mro_names(student, name: str) -> list[str]:
+    """The names of the classes ``name`` derives from, read in the worker as plain strings."""
+    cls = handle(student, name)
+    mro = student.get(cls, "__mro__")
+    check(type(mro) is tuple and all(isinstance(c, Remote) for c in mro),
+          f"{name}.__mro__ should be a tuple of classes, got {show(mro)}")
+    return [str(student.get(c, "__name__")) for c in mro]  # type: ignore[union-attr]
 
 
 def handle(student, name: str, attribute: str | None = None) -> Remote:

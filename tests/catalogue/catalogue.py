@@ -40,6 +40,9 @@ class Entry:
     witness: Witness
     # Set when the hidden suite does not catch the entry: the test that would.
     gap: str | None = None
+    # Tests the entry must pass: one fault is charged once (a deterministic tie-break
+    # that is not the spec's loses the tie tests, never the hash-seed test).
+    spares: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         assert self.part in PARTS, self.name
@@ -104,11 +107,12 @@ def load(source: str) -> Namespace:
 ENTRIES: list[Entry] = []
 
 
-def wrong(part: int, misconception: str, code: str, gap: str | None = None):
+def wrong(part: int, misconception: str, code: str, gap: str | None = None,
+          spares: tuple[str, ...] = ()):
     """Register the decorated witness as the catalogue entry of the same name."""
 
     def register(witness: Witness) -> Entry:
-        entry = Entry(witness.__name__, part, misconception, code, witness, gap)
+        entry = Entry(witness.__name__, part, misconception, code, witness, gap, spares)
         ENTRIES.append(entry)
         return entry
 
@@ -184,3 +188,13 @@ def superlinear(bug: Namespace, ref: Namespace, make, bug_n: int, ref_n: int) ->
 # Corpora the witnesses use; the hidden suite has its own.
 HELLO = ["hello", "hello", "help"]
 SENNRICH = ["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3
+
+
+def without_base(name: str, drop: tuple[str, ...] = ()) -> str:
+    """The reference's class ``name`` written without its base class (and minus ``drop``)."""
+    module = ast.parse(reference_source())
+    node = next(n for n in module.body if isinstance(n, ast.ClassDef) and n.name == name)
+    node.bases = []
+    node.body = [item for item in node.body
+                 if not (isinstance(item, ast.FunctionDef) and item.name in drop)]
+    return ast.unparse(node) + "\n"
