@@ -166,6 +166,22 @@ def unavailable_imports(node: ast.stmt) -> list[str]:
     return [root for root in dict.fromkeys(roots) if root not in IMPORTABLE]
 
 
+def statement_source(source: str, node: ast.stmt) -> str:
+    """The statement's own text, after as many blank lines as precede it in ``source``.
+
+    Compiled on its own, its line numbers are the cell's, so a traceback names the line
+    the student wrote (a decorated definition starts at its first decorator).
+    """
+    decorators = getattr(node, "decorator_list", None)
+    start = min(d.lineno for d in decorators) if decorators else node.lineno
+    span = ast.Pass(lineno=start, col_offset=0 if decorators else node.col_offset,
+                    end_lineno=node.end_lineno, end_col_offset=node.end_col_offset)
+    text = ast.get_source_segment(source, span)
+    if text is None:
+        raise ValueError("no source position")
+    return "\n" * (start - 1) + text
+
+
 def import_warning(origin: str, module: str) -> str:
     return (f"{origin}: imports {module}, which is not available when your code is graded "
             f"({IMPORT_RULE}); code that needs it will fail")
@@ -256,7 +272,7 @@ def split_code(chunks: list[Chunk]) -> StudentCode:
                 dropped.append((origin, bound_names(node)))
                 continue
             try:
-                source = ast.unparse(node)
+                source = statement_source(chunk.source, node)
             except (RecursionError, ValueError):
                 code.warnings.append(f"{origin}: skipped, too deep")
                 continue

@@ -68,8 +68,8 @@ class Failures:
             self.messages.append(str(exc) or "a check failed")
         except StudentError as exc:
             message = getattr(exc, "student_message", None) or (
-                f"your code raised {exc.type_name}" + (f": {clip(exc.message)}"
-                                                       if exc.message.strip() else ""))
+                f"your code raised {exc.type_name}{raised_at(exc)}"
+                + (f": {clip(exc.message)}" if exc.message.strip() else ""))
             self.messages.append(message)
 
     def report(self) -> None:
@@ -82,6 +82,12 @@ class Failures:
         text = f"{len(self.messages)} checks failed: " + " ".join(
             f"({i}) {m}" for i, m in enumerate(shown, 1))
         raise AssertionError(text + (f" (and {more} more)" if more else ""))
+
+
+def raised_at(exc: StudentError) -> str:
+    """``" at cell 9, line 12"``: where the student's code raised, when the worker knows."""
+    where = getattr(exc, "where", "")
+    return f" at {where}" if where else ""
 
 
 def is_int(value: object) -> bool:
@@ -359,7 +365,7 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
             except StudentError as exc:
                 where = describe(row) if describe else show(row if len(row) > 1 else row[0])
                 exc.student_message = (  # type: ignore[attr-defined]
-                    f"your code raised {exc.type_name}"
+                    f"your code raised {exc.type_name}{raised_at(exc)}"
                     + (f": {clip(exc.message)}" if exc.message else "") + f" (for {where})"
                 )
                 raise
@@ -386,7 +392,8 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
         detail = f": {clip(exc.message)}" if exc.message.strip() else ""
         exc.student_message = (  # type: ignore[attr-defined]
-            f"your code raised {exc.type_name}{detail} (in decode(encode({where})))")
+            f"your code raised {exc.type_name}{raised_at(exc)}{detail} "
+            f"(in decode(encode({where})))")
         raise
     check(type(results) is list and len(results) == len(texts),
           "the grader could not call your code")
