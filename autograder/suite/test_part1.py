@@ -11,7 +11,7 @@ import pytest
 
 from autograder.sandbox import StudentError
 
-from .support import check, clip, duty_problems, expect_remote, show
+from .support import Failures, check, clip, duty_problems, expect_remote, show
 
 PART = 1
 
@@ -56,5 +56,8 @@ def test_decode_not_implemented(student):
 @pytest.mark.points(1)
 def test_not_implemented_for_any_input(student):
     """The base class raises for every input, empty ones included"""
+    failures = Failures()
     for method, argument in (("encode", ""), ("decode", []), ("encode", "<UNK>"), ("decode", [0])):
-        check_duty(base_error(student, method, argument), method)
+        with failures.case():
+            check_duty(base_error(student, method, argument), method)
+    failures.report()

@@ -65,16 +65,28 @@ def _is_override(node: ast.stmt) -> bool:
     )
 
 
+def _member(node: ast.stmt) -> str | None:
+    """The name a class-body statement defines (a method, or ``NAME = value``)."""
+    if isinstance(node, ast.FunctionDef):
+        return node.name
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+            node.targets[0], ast.Name):
+        return node.targets[0].id
+    return None
+
+
 def _edit_class(target: ast.ClassDef, override: ast.ClassDef) -> None:
-    """Replace ``target``'s methods by the override's (new ones are appended)."""
-    for method in override.body:
-        if not isinstance(method, ast.FunctionDef):
+    """Replace ``target``'s methods and class constants by the override's (new ones are
+    appended)."""
+    for member in override.body:
+        name = _member(member)
+        if name is None:
             continue
-        names = [n.name if isinstance(n, ast.FunctionDef) else None for n in target.body]
-        if method.name in names:
-            target.body[names.index(method.name)] = method
+        names = [_member(n) for n in target.body]
+        if name in names:
+            target.body[names.index(name)] = member
         else:
-            target.body.append(method)
+            target.body.append(member)
 
 
 def submission_source(*codes: str, later_cells: bool = False) -> str:
