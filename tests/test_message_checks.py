@@ -1,13 +1,24 @@
-"""Part 1's message check reads a ``NotImplementedError`` message for its meaning.
+"""Feedback that teaches: messages read for their meaning, every failing case, the line.
 
-A message passes when it names the method and says that a subclass or a concrete
-implementation must provide it, however it is worded; real phrasings from course
-materials and libraries pass, and messages that say less fail.
+- Part 1's check reads a ``NotImplementedError`` message for its meaning: it passes when it
+  names the method and says that a subclass or a concrete implementation must provide it,
+  however it is worded (real phrasings from course materials and libraries pass), and
+  messages that say less fail.
+- A test with several cases reports every failing one.
+- A crash names the student's cell and line, not only the exception.
 """
 
+from pathlib import Path
+
+import nbformat
 import pytest
 
-from autograder.suite.support import duty_problems
+from autograder.extract import extract
+from autograder.sandbox import StudentError
+from autograder.suite.run import grade_file
+from autograder.suite.support import Failures, check, duty_problems
+
+SOLVED = Path(__file__).resolve().parents[1] / "source" / "tokenization" / "tokenization.ipynb"
 
 TINYTORCH = (
     "{m}() not implemented in base Tokenizer class\n"
@@ -77,3 +88,45 @@ def test_each_missing_piece_is_reported():
 def test_a_message_copied_from_the_other_method_fails():
     problems = duty_problems("a subclass must implement encode(text)", "decode")
     assert problems == ["name the method (decode) rather than encode"]
+
+
+# --- feedback that teaches: every failing case, the student's line ----------------------
+
+
+def test_every_failing_case_of_a_test_is_reported():
+    failures = Failures(limit=2)
+    for case in range(4):
+        with failures.case():
+            check(case % 2 == 0, f"case {case} is wrong")
+    with failures.case():
+        raise StudentError("KeyError", ["KeyError", "LookupError"], "'x'")
+    with pytest.raises(AssertionError) as error:
+        failures.report()
+    assert str(error.value) == "3 checks failed: (1) case 1 is wrong (2) case 3 is wrong " \
+                               "(and 1 more)"
+
+
+def test_statements_keep_the_cells_line_numbers(tmp_path):
+    path = tmp_path / "s.py"
+    path.write_text("import math\n\n@staticmethod\ndef merge_pair(t, p):\n    x = 1\n"
+                    "    return t[10]\n")
+    statement = extract(path).statements[1]
+    namespace: dict = {}
+    exec(compile(statement.source, f"<{statement.origin}>", "exec"), namespace)
+    with pytest.raises(IndexError) as error:
+        namespace["merge_pair"].__func__([], ())
+    assert error.traceback[-1].lineno + 1 == 6  # pytest counts lines from 0
+
+
+def test_a_crash_names_the_students_cell_and_line(tmp_path):
+    nb = nbformat.read(SOLVED, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "def merge_pair(tokens, pair):\n    merged = list(tokens)\n"
+        "    return merged + [{}[pair]]\n"))
+    path = tmp_path / "tokenization.ipynb"
+    nbformat.write(nb, path)
+    result = grade_file(path, "crash", timeout=240.0)
+    outputs = {t["id"]: t["output"] for t in result["tests"]}
+    cell = len(nb.cells)
+    assert outputs["part4::test_merge_pair"].startswith(
+        f"your code raised KeyError at cell {cell}, line 3"), outputs["part4::test_merge_pair"]
