@@ -9,13 +9,12 @@ Every one must score full marks: none of these styles is a deviation from the sp
 - ``literal_lowercase_constant``: BPE reads a lowercase module-level constant;
 - ``tinytorch_messages``: Part 1's messages worded as TinyTorch's Module 10 words them;
 - ``base_class_constants``: the base class holds the special tokens and a helper its
-  subclasses use (TinyTorch's design). **Needs the integrator's fair isolation** (the
-  student's own ``Tokenizer`` kept when Parts 2-5 are graded): marked with ``gap`` until then.
+  subclasses use (TinyTorch's design); full marks since the stand-in design keeps the
+  student's own ``Tokenizer`` when Parts 2-5 are graded (it lost 32 points before).
 """
 
 from .grading import Correct
 
-FAIR_ISOLATION = "fair isolation: the student's base class is replaced when Parts 2-5 are graded"
 NUMPY = "numpy is not importable in the worker (helper S1 makes it so)"
 
 STYLES = [
@@ -104,7 +103,6 @@ class Tokenizer:
     Correct(
         "base_class_constants",
         "special tokens and an ID check kept on the base class, read by both subclasses",
-        gap=FAIR_ISOLATION,
         code='''
 class Tokenizer(Tokenizer):
     TOK_UNKNOWN = "<UNK>"
