@@ -156,7 +156,8 @@ def student_message(exc: BaseException, where: str = "") -> str:
         return _clip(message)
     if isinstance(exc, StudentError):
         detail = f": {exc.message}" if exc.message.strip() else ""
-        return _clip(f"your code raised {exc.type_name}{detail}")
+        at = f" at {exc.where}" if getattr(exc, "where", "") else ""
+        return _clip(f"your code raised {exc.type_name}{at}{detail}")
     if isinstance(exc, WorkerFailure):
         if exc.kind == "timeout":
             seconds = re.search(r"within ([\d.]+) s", exc.detail)
