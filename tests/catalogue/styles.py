@@ -15,8 +15,6 @@ Every one must score full marks: none of these styles is a deviation from the sp
 
 from .grading import Correct
 
-NUMPY = "numpy is not importable in the worker (helper S1 makes it so)"
-
 STYLES = [
     Correct(
         "try_except_import",
@@ -41,7 +39,6 @@ def word_frequencies(corpus):
     Correct(
         "numpy_utilities",
         "Part 5's analyze_tokenization computed with numpy arrays",
-        gap=NUMPY,
         code='''
 import numpy as np
 
