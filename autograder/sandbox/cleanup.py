@@ -6,10 +6,12 @@ dead (``client.Worker.close``). What giving it back removes depends on the level
 - ``drop``: the worker's own user from the pool (``users``): every process, System V
   object and shared-folder file of that user.
 - ``basic``: the worker runs as the grader's user, so nothing tells its files and
-  processes from the grader's but time and ancestry: the entries of the shared
-  writable folders that appeared while it ran and belong to this user, and the
-  orphans this process adopted (``adopt_orphans``: a child that left its session
-  and cleared its environment still has the scoring process as its reaper).
+  processes from the grader's but time and ancestry: the entries of ``/dev/shm`` and
+  ``/dev/mqueue`` that appeared while it ran and belong to this user, and the orphans
+  this process adopted (``adopt_orphans``: a child that left its session and cleared
+  its environment still has the scoring process as its reaper). Files it leaves in
+  ``/tmp`` are not told apart from the grader's and stay (its ``TMPDIR`` is its own
+  work folder, removed with it).
 - ``root``/``userns``: nothing here; the kernel ends the worker's namespaces with it.
 
 ``descendants``/``kill_descendants`` serve the CLI, which checks that no process of
@@ -82,9 +84,14 @@ class Lease:
             self._before = set()
 
 
+# Where a basic-level worker's leftovers are told apart by time and owner alone. Not /tmp:
+# the grader's own folders (the workers' work folders among them) appear there meanwhile.
+SHM_DIRS = ("/dev/shm", "/dev/mqueue")
+
+
 def _shared_entries() -> set[str]:
     entries = set()
-    for folder in users.SHARED_DIRS:
+    for folder in SHM_DIRS:
         with contextlib.suppress(OSError):
             entries |= {e.path for e in os.scandir(folder)}
     return entries

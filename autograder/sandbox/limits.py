@@ -37,9 +37,9 @@ forces one, and the CLI says which one it got, see ``autograder.cli``):
   read whatever the grader can (other submissions, the reference, the hidden
   tests) and signal the grader. What is done against it: students are graded one
   at a time, everything below the batch is killed after each student and before
-  the reports are written, files it leaves in shared folders and its escaped
-  children (the scoring process adopts orphans) are removed, and every report says
-  "graded at the basic level".
+  the reports are written, files it leaves in /dev/shm and its escaped children (the
+  scoring process adopts orphans) are removed, and every report says "graded at the
+  basic level". Files it leaves in /tmp stay.
 
 At every level the worker sets its own resource limits (CPU seconds, address space,
 file size, processes) before it reads any student code, and can import the standard
