@@ -12,11 +12,15 @@ notebooks) are graded too, each under its stem.
 In a student's assignment folder the notebook wins: ``<assignment>.ipynb``, else
 the only ``.ipynb``, else the first in name order (noted); then ``.py`` files by
 the same rule. A student folder with nothing gradable is still a ``Submission``,
-with ``error`` set, so the batch grades everyone else and reports it.
+with ``error`` set, so the batch grades everyone else and reports it. A ``.py`` file
+whose written reflection cannot be found gets a note (``handoff.reflection``) that the
+reports pass on to the student and the TA.
 """
 
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .handoff.reflection import missing_warning
 
 NOTHING_FOUND = "no notebook or .py file found"
 GRADABLE = (".ipynb", ".py")
@@ -56,6 +60,8 @@ def pick_file(folder: Path, assignment: str) -> tuple[Path | None, list[str]]:
         if len(candidates) > 1:
             others = ", ".join(p.name for p in candidates if p != chosen)
             notes.append(f"graded {chosen.name}; also found {others}")
+        if suffix == ".py" and (missing := missing_warning(chosen)):
+            notes.append(missing)
         return chosen, notes
     return None, []
 
@@ -82,7 +88,8 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
     if root.is_file():
         if root.suffix not in GRADABLE:
             raise UsageError(f"{root}: expected a .ipynb notebook, a .py file or a folder")
-        return [Submission(root.stem, root, root.name)]
+        missing = missing_warning(root) if root.suffix == ".py" else None
+        return [Submission(root.stem, root, root.name, notes=[missing] if missing else [])]
     if not root.is_dir():
         raise UsageError(f"{root}: not a file or folder")
     found: dict[str, Submission] = {}
@@ -92,7 +99,8 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
         if entry.is_dir():
             sub = _student_submission(root, entry, assignment)
         elif entry.is_file() and entry.suffix in GRADABLE:
-            sub = Submission(entry.stem, entry, entry.name)
+            missing = missing_warning(entry) if entry.suffix == ".py" else None
+            sub = Submission(entry.stem, entry, entry.name, notes=[missing] if missing else [])
         else:
             continue
         if sub.student_id in found:  # a folder "bob" and a file "bob.py"

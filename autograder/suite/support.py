@@ -29,11 +29,48 @@ EXTRA_HASH_SEEDS = (2, 3)
 
 
 def show(value: object, limit: int = 80) -> str:
-    """``repr`` of a value, cut to ``limit`` characters for messages."""
+    """``repr`` of a value for messages, about ``limit`` characters at most.
+
+    A long value is shortened by dropping whole elements, never by cutting its text, so
+    what is shown still reads as the structure it came from: ``[1, 2, ... (98 more)]``,
+    ``{'a': 1, ... (5 more)}``, ``'abc...' (+900 characters)``. Nested values get a share
+    of the room and are shortened the same way.
+    """
     if isinstance(value, Remote):
         return f"a {value.type_name} object"
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 5] + " ...]"
+    if len(text) <= limit:
+        return text
+    if isinstance(value, str):
+        keep = max(limit - 24, 8)
+        return f"{value[:keep]!r}... (+{len(value) - keep} characters)"
+    if isinstance(value, (list, tuple, dict, set, frozenset)):
+        return _show_elements(value, limit)
+    return f"<{type(value).__name__} whose repr has {len(text)} characters>"
+
+
+def _show_elements(value: list | tuple | dict | set | frozenset, limit: int) -> str:
+    """The first elements of a container that fit in ``limit``, and how many were left out."""
+    if isinstance(value, dict):
+        pairs = list(value.items())
+        room = max(limit // 3, 12)
+        items = [f"{show(k, room)}: {show(v, room)}" for k, v in pairs]
+        start, end = "{", "}"
+    else:
+        items = [show(v, max(limit // 2, 16)) for v in value]
+        start, end = {list: "[]", tuple: "()"}.get(type(value), "{}")
+    shown: list[str] = []
+    width = len(start) + len(end)
+    for i, item in enumerate(items):
+        more = len(items) - i - 1
+        tail = len(f", ... ({more} more)") if more else 0
+        if shown and width + len(item) + 2 + tail > limit:
+            break
+        shown.append(item)
+        width += len(item) + 2
+    left = len(items) - len(shown)
+    body = ", ".join(shown) + (f", ... ({left} more)" if left else "")
+    return f"{start}{body}{end}"
 
 
 def check(condition: object, message: str) -> None:
