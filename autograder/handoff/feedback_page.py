@@ -5,10 +5,14 @@ test with its message, read back from the grader's ``<student>/results.json``) p
 the gradebook knows: the reflection's grade and comment once a TA has graded it, scores a
 TA changed, the late penalty, and the total over everything. ``timestamp.txt`` and the
 ``submission_secret.txt`` of an exchange submission go next to it, which is what
-``nbgrader release_feedback`` needs to hand the page out.
+``nbgrader release_feedback`` needs to hand the page out (a page of a student who did not
+submit through the exchange gets a secret nobody holds: release_feedback then skips no
+one, and that student's page is sent by other means).
 """
 
+import secrets
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..report import student_dir_name
@@ -79,7 +83,15 @@ def write_page(folder: Path, notebook: str, result: dict, submission, submitted:
                       float(submission.late_submission_penalty or 0.0))
     folder.mkdir(parents=True, exist_ok=True)
     page = write_feedback(result, folder / f"{notebook}.html", assignment, hand, overall)
-    for name in ("timestamp.txt", "submission_secret.txt"):
-        if (submitted / name).is_file():
-            shutil.copyfile(submitted / name, folder / name)
+    # nbgrader release_feedback needs both files for every page: an LMS download
+    # (zip_collect) has neither, so it gets the gradebook's time and a secret of its own.
+    if (submitted / "timestamp.txt").is_file():
+        shutil.copyfile(submitted / "timestamp.txt", folder / "timestamp.txt")
+    elif not (folder / "timestamp.txt").is_file():
+        stamp = submission.assignment.timestamp or datetime.now(UTC)
+        (folder / "timestamp.txt").write_text(stamp.strftime("%Y-%m-%d %H:%M:%S.%f UTC"))
+    if (submitted / "submission_secret.txt").is_file():
+        shutil.copyfile(submitted / "submission_secret.txt", folder / "submission_secret.txt")
+    elif not (folder / "submission_secret.txt").is_file():
+        (folder / "submission_secret.txt").write_text(secrets.token_hex(16))
     return page
