@@ -42,7 +42,7 @@ from autograder.suite.plugin import (
     part_of,
 )
 from autograder.suite.run import ENVIRONMENT_EXIT
-from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
+from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED, evidence
 
 # Workers with other hash seeds that a part's tests will ``spawn`` (test_part3).
 PRESTART = {3: EXTRA_HASH_SEEDS}
@@ -148,7 +148,10 @@ class PartState:
                 self.broken = message
             raise GradingStopped(message) from None
         worker.timeout = CALL_TIMEOUT
-        self.config.stash[WARNINGS_KEY].extend(worker.load_errors)
+        # A worker loaded after tests began may have seen hidden inputs (plugin.py).
+        fresh = opened is not None
+        self.config.stash[WARNINGS_KEY].extend(
+            worker.load_errors if fresh else map(evidence, worker.load_errors))
         return worker
 
     def prestart(self, hash_seed: int, opened: Worker) -> None:

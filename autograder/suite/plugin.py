@@ -5,6 +5,7 @@ Loaded with ``-p autograder.suite.plugin`` by ``run.py``. It adds
 - ``--submission=PATH``: the notebook or ``.py`` file to grade (read by ``conftest.py``);
 - ``--results-json=PATH``: where to write the results (nothing is written without it);
 - ``--hidden-visibility=V``: Gradescope visibility of tests without a ``visibility`` marker;
+- ``--show-hidden-inputs``: keep the evidence of hidden tests in their messages (see below);
 - the markers ``points(n)`` (required on every test) and ``visibility(v)``.
 
 Every collected test becomes one ``TestResult``: id ``partN::test_name``, name = the
@@ -21,8 +22,15 @@ message for the student, built from the exception only:
   with the real traceback on stderr for the TA.
 
 Never a traceback, never test source, never hypothesis' notes (its "Falsifying
-example" would print the generated input; the suite's messages hold a small
-counterexample instead).
+example" would print the generated input).
+
+Hidden inputs: a message marks its *evidence* (the input and every value computed from
+it, the student's exception message included; ``support.evidence``). For a test whose
+visibility is ``visible``, or with ``--show-hidden-inputs``, the marks are removed and
+the evidence stays; otherwise each piece becomes "…" and a note says why. Load warnings
+follow the same rule: those of a worker loaded before any test ran are the student's own
+code speaking and stay; a worker loaded later (after a crash, or with another hash seed)
+has lived beside hidden inputs, so its new warnings are evidence.
 """
 
 import contextlib
@@ -39,9 +47,13 @@ import pytest
 
 from autograder.parts import POINTS
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
+from autograder.suite.support import EVIDENCE_CLOSE, EVIDENCE_OPEN, evidence
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 MESSAGE_LIMIT = 1500
+HIDDEN_NOTE = "(A hidden test: its inputs and the values computed from them are shown as …)"
+# A piece of evidence; one left open by a cut message runs to the end.
+_EVIDENCE = re.compile(f"{EVIDENCE_OPEN}[^{EVIDENCE_CLOSE}]*(?:{EVIDENCE_CLOSE}|$)")
 # conftest.py appends worker load errors here; they become the result's warnings.
 WARNINGS_KEY = pytest.StashKey[list]()
 # conftest.py registers every worker here, so that SIGTERM can kill them all.
@@ -61,6 +73,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="after_published",
         choices=VISIBILITIES,
         help="visibility of tests without a visibility marker",
+    )
+    group.addoption(
+        "--show-hidden-inputs",
+        action="store_true",
+        default=False,
+        help="keep the inputs of hidden tests (and values computed from them) in messages",
     )
 
 
@@ -135,15 +153,44 @@ def _clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def render(text: str, reveal: bool) -> str:
+    """A marked message as the student reads it: evidence kept (``reveal``) or hidden."""
+    if reveal:
+        shown = _EVIDENCE.sub(lambda m: m.group(0).strip(EVIDENCE_OPEN + EVIDENCE_CLOSE), text)
+    else:
+        shown = _EVIDENCE.sub("…", text)
+    # Stray marks (a student's own text may hold them) mean nothing.
+    shown = shown.replace(EVIDENCE_OPEN, "").replace(EVIDENCE_CLOSE, "")
+    if not reveal and shown != text.replace(EVIDENCE_OPEN, "").replace(EVIDENCE_CLOSE, ""):
+        shown = f"{_clip(shown, MESSAGE_LIMIT - len(HIDDEN_NOTE) - 1)}\n{HIDDEN_NOTE}"
+    return _clip(shown)
+
+
+def shown_warnings(warnings: list[str], reveal: bool) -> list[str]:
+    """Load warnings as the student reads them (see the module docstring)."""
+    kept, withheld = [], 0
+    for warning in dict.fromkeys(warnings):
+        plain = render(warning, True)
+        if reveal or not _EVIDENCE.fullmatch(warning):
+            kept.append(render(warning, reveal))
+        elif plain not in kept:
+            withheld += 1
+    kept = list(dict.fromkeys(kept))
+    if withheld:
+        kept.append(f"{withheld} more warning{'s' * (withheld != 1)} from reloading your code "
+                    "during hidden tests (not shown: they may hold hidden inputs)")
+    return kept
+
+
 def student_message(exc: BaseException, where: str = "") -> str:
-    """What the student reads for a test that failed with ``exc``."""
+    """What the student reads for a test that failed with ``exc``, evidence still marked."""
     original = exc
     exc = _leaf(exc)
     message = getattr(exc, "student_message", None)
     if isinstance(message, str) and message:
         return _clip(message)
     if isinstance(exc, StudentError):
-        detail = f": {exc.message}" if exc.message.strip() else ""
+        detail = f": {evidence(exc.message)}" if exc.message.strip() else ""
         return _clip(f"your code raised {exc.type_name}{detail}")
     if isinstance(exc, WorkerFailure):
         if exc.kind == "timeout":
@@ -180,6 +227,7 @@ class Recorder:
     def __init__(self, config: pytest.Config, path: Path) -> None:
         self.config, self.path = config, path
         self.hidden = config.getoption("--hidden-visibility")
+        self.reveal = bool(config.getoption("--show-hidden-inputs"))
         self.results: dict[str, dict] = {}
 
     @pytest.hookimpl(trylast=True)  # after -k / -m deselection
@@ -216,9 +264,8 @@ class Recorder:
         if report.failed and not result["_failed"]:
             result["_failed"] = True
             exc = call.excinfo.value if call.excinfo is not None else None
-            result["output"] = (
-                student_message(exc, item.nodeid) if exc is not None else "failed"
-            )
+            message = student_message(exc, item.nodeid) if exc is not None else "failed"
+            result["output"] = render(message, self.reveal or result["visibility"] == "visible")
         elif report.skipped and not result["_failed"]:
             result["_failed"] = True
             result["output"] = "not run"
@@ -239,7 +286,7 @@ class Recorder:
             "version": 1,
             "exitstatus": int(exitstatus),
             "tests": tests,
-            "warnings": list(dict.fromkeys(self.config.stash.get(WARNINGS_KEY, []))),
+            "warnings": shown_warnings(self.config.stash.get(WARNINGS_KEY, []), self.reveal),
             "environment_error": self.config.stash.get(ENVIRONMENT_KEY, None),
         }
         tmp = self.path.with_name(self.path.name + ".part")

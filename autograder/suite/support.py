@@ -4,6 +4,15 @@ Every check raises ``AssertionError`` with a message written for the student: wh
 called, what came back, what the specification asks for, and at most a small input.
 Replies are validated *before* they are compared (an ``encode`` must return a list of
 ``int``, ``bool`` excluded), so a wrong type gives a clear message, not a grader error.
+
+A message has two layers. The sentence says *what broke* (which call, which rule of the
+specification, what kind of value came back) and is always shown. The *evidence* is every
+value that a hidden input determines: the input itself, the student's reply to it, the
+expected reply, the student's exception message. ``show`` and ``evidence`` mark it
+(``EVIDENCE_OPEN`` ... ``EVIDENCE_CLOSE``), and the plugin keeps it only for visible tests
+or when the instructor opts in (``--show-hidden-inputs``); otherwise it becomes "…".
+The reply counts too because it can carry the input (``decode`` echoes it; a hostile
+submission can return or raise it on purpose).
 """
 
 import contextlib
@@ -28,12 +37,22 @@ EXTRA_HASH_SEEDS = (2, 3)
 # --- messages and reply checks --------------------------------------------------------
 
 
+# Private-use characters around evidence in a message (see the module docstring).
+EVIDENCE_OPEN, EVIDENCE_CLOSE = "\ue000", "\ue001"
+
+
+def evidence(text: object) -> str:
+    """``text`` marked as evidence: shown only when hidden inputs may be shown."""
+    inner = str(text).replace(EVIDENCE_OPEN, "").replace(EVIDENCE_CLOSE, "")
+    return EVIDENCE_OPEN + inner + EVIDENCE_CLOSE
+
+
 def show(value: object, limit: int = 80) -> str:
-    """``repr`` of a value, cut to ``limit`` characters for messages."""
+    """``repr`` of a value, cut to ``limit`` characters, marked as evidence."""
     if isinstance(value, Remote):
         return f"a {value.type_name} object"
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 5] + " ...]"
+    return evidence(text if len(text) <= limit else text[: limit - 5] + " ...]")
 
 
 def check(condition: object, message: str) -> None:
@@ -118,7 +137,7 @@ def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) ->
     except StudentError as exc:
         if exc.is_a(kind_name):
             return exc
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         raise AssertionError(
             f"{what} should raise {kind_name}, but it raised {exc.type_name}{detail}"
         ) from None
@@ -309,7 +328,8 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
                 where = describe(row) if describe else show(row if len(row) > 1 else row[0])
                 exc.student_message = (  # type: ignore[attr-defined]
                     f"your code raised {exc.type_name}"
-                    + (f": {clip(exc.message)}" if exc.message else "") + f" (for {where})"
+                    + (f": {evidence(clip(exc.message))}" if exc.message else "")
+                    + f" (for {where})"
                 )
                 raise
         raise
@@ -333,7 +353,7 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
         results = call(builtins["list"], "__call__", back)
     except StudentError as exc:
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         exc.student_message = (  # type: ignore[attr-defined]
             f"your code raised {exc.type_name}{detail} (in decode(encode({where})))")
         raise

@@ -9,7 +9,7 @@ import pytest
 
 from autograder.sandbox import StudentError
 
-from .support import check, clip, expect_remote, show
+from .support import check, clip, evidence, expect_remote, show
 
 PART = 1
 
@@ -21,7 +21,7 @@ def base_error(student, method: str, argument: object) -> StudentError:
     try:
         value = student.method(tokenizer, method, argument)
     except StudentError as exc:
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         check(
             exc.is_a("NotImplementedError"),
             f"{call} should raise NotImplementedError, but it raised {exc.type_name}{detail}",
@@ -35,14 +35,16 @@ def check_duty(exc: StudentError, method: str) -> None:
     check(
         "subclass" in message,
         f"the NotImplementedError of Tokenizer.{method} should tell what a subclass must do "
-        f"(its message should mention the subclass); the message was {clip(exc.message)!r}",
+        f"(its message should mention the subclass); the message was "
+        f"{show(clip(exc.message), 220)}",
     )
     # A message copied from the other method names the wrong duty.
     other = "decode" if method == "encode" else "encode"
     check(
         method in message or other not in message,
         f"the NotImplementedError of Tokenizer.{method} names {other}, not {method}: "
-        f"the message was {clip(exc.message)!r}",
+        f"the message was "
+        f"{show(clip(exc.message), 220)}",
     )
 
 

@@ -125,7 +125,7 @@ def test_worked_example(student):
     """CharTokenizer(["h","e","l","o"]).encode("hello") == [1, 2, 3, 3, 4]"""
     tok = make(student, ["h", "e", "l", "o"])
     got = expect_ids(student.method(tok, "encode", "hello"), 'encode("hello")')
-    check(got == [1, 2, 3, 3, 4], f'encode("hello") returned {got}, expected [1, 2, 3, 3, 4]')
+    check(got == [1, 2, 3, 3, 4], f'encode("hello") returned {show(got)}, expected [1, 2, 3, 3, 4]')
 
 
 @pytest.mark.points(2)
@@ -155,7 +155,7 @@ def test_constructor_vocabulary(student):
 
     for vocab in (["h", "e", "l", "o"], ["a", UNK, "a"], []):
         _, after = call_keeping_argument(student, "CharTokenizer", list(vocab))
-        check(after == vocab, f"CharTokenizer({vocab!r}) changed the list it was given to "
+        check(after == vocab, f"CharTokenizer({show(vocab)}) changed the list it was given to "
                               f"{show(after)}; it should build its own vocabulary")
 
 
@@ -263,11 +263,11 @@ def test_decode_rejects_bad_ids(student):
     """decode raises ValueError naming an ID out of range or not an int"""
     tok = make(student, ["h", "e", "l", "o"])
     for bad in (5, 12345, -1, -7, True, 1.0, "2", None):
-        error = expect_raises("ValueError", f"decode([1, {bad!r}]) with 5 tokens",
+        error = expect_raises("ValueError", f"decode([1, {show(bad)}]) with 5 tokens",
                               student.method, tok, "decode", [1, bad])
         check(str(bad) in error.message or repr(bad) in error.message,
-              f"the ValueError of decode([1, {bad!r}]) should name the bad ID {bad!r}; "
-              f"its message was {error.message[:200]!r}")
+              f"the ValueError of decode([1, {show(bad)}]) should name the bad ID {show(bad)}; "
+              f"its message was {show(error.message[:200])}")
 
 
 @pytest.mark.points(1)
@@ -275,7 +275,7 @@ def test_encode_rejects_non_str(student):
     """encode of something that is not a str raises TypeError"""
     tok = make(student, ["h", "e"])
     for bad in (None, 42, ["h", "e"], ("h",), 1.5):
-        expect_raises("TypeError", f"encode({bad!r})", student.method, tok, "encode", bad)
+        expect_raises("TypeError", f"encode({show(bad)})", student.method, tok, "encode", bad)
 
 
 TIMING_CHARS = "hello world, HELLO?\t\n\U0001f600\u00e9"  # the emoji makes the str 4 bytes/char

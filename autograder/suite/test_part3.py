@@ -63,6 +63,7 @@ from .support import (
     by_size,
     check,
     decode_of_encode,
+    evidence,
     expect_ids,
     expect_pairs,
     expect_raises,
@@ -135,7 +136,7 @@ def reference(corpus: tuple[str, ...], target: int) -> ref.BPETokenizer:
 
 
 def train(student, corpus: list[str], target: int = 1000):
-    tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({target})",
+    tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({show(target)})",
                         "BPETokenizer")
     student.method(tok, "train", corpus)
     return tok
@@ -157,29 +158,29 @@ def compare_merges(got: list, expected: list, where: str) -> None:
         check(False, f"on {where}: training learned {len(got)} merges, expected "
                      f"{len(expected)} (the first {min(len(got), len(expected))} agree)")
     agree = " (the merges before it agree)" if same else ""
-    check(False, f"on {where}: merge {same + 1} is {got[same]!r}, expected "
-                 f"{expected[same]!r}{agree}")
+    check(False, f"on {where}: merge {same + 1} is {show(got[same])}, expected "
+                 f"{show(expected[same])}{agree}")
 
 
 def compare_vocab(got: list[str], expected: list[str], what: str) -> None:
     if got == expected:
         return
     twice = next((t for t in got if got.count(t) > 1), None)
-    check(twice is None, f"{what}, {twice!r} appears twice in vocab: a merged string that "
+    check(twice is None, f"{what}, {show(twice)} appears twice in vocab: a merged string that "
                          "is already in the vocabulary is not added again")
     differ = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), None)
     if differ is None:
         check(False, f"{what}, vocab has {len(got)} entries, expected {len(expected)} "
                      f"(the first {min(len(got), len(expected))} agree)")
     agree = " (the entries before it agree)" if differ else ""
-    check(False, f"{what}, vocab[{differ}] is {got[differ]!r}, expected "
-                 f"{expected[differ]!r}{agree}")
+    check(False, f"{what}, vocab[{differ}] is {show(got[differ])}, expected "
+                 f"{show(expected[differ])}{agree}")
 
 
 def train_many(student, corpora) -> list:
     """A tokenizer trained on each ``(label, corpus, target)``, in two worker requests."""
     toks = many(student, "BPETokenizer", [target for _, _, target in corpora],
-                describe=lambda row: f"BPETokenizer({row[0]!r})")
+                describe=lambda row: f"BPETokenizer({show(row[0])})")
     for tok in toks:
         expect_remote(tok, "BPETokenizer(vocab_size)", "BPETokenizer")
     labels = {id(corpus): label for label, corpus, _ in corpora}
@@ -219,7 +220,7 @@ def test_initial_state(student):
     for args, target in (((50,), 50), ((), 1000)):
         tok = expect_remote(student.call("BPETokenizer", *args),
                             f"BPETokenizer{show(args)}", "BPETokenizer")
-        what = f"BPETokenizer({', '.join(map(str, args))})"
+        what = f"BPETokenizer({evidence(', '.join(map(str, args)))})"
         vocab = student.get(tok, "vocab")
         check(vocab == [UNK, EOW], f"{what}.vocab is {show(vocab)}, expected ['<UNK>', ' ']")
         merges = student.get(tok, "merges")
@@ -228,7 +229,7 @@ def test_initial_state(student):
         check(is_int(size) and size == 2, f"{what}.vocab_size is {show(size)}, expected 2")
         kept = student.get(tok, "target_vocab_size")
         check(is_int(kept) and kept == target,
-              f"{what}.target_vocab_size is {show(kept)}, expected {target}")
+              f"{what}.target_vocab_size is {show(kept)}, expected {show(target)}")
     # An untrained tokenizer already encodes and decodes, with that two-entry vocabulary.
     ids = student.method(tok, "encode", "ab a")
     check(ids == [0, 0, 1, 0, 1],
@@ -241,10 +242,10 @@ def test_initial_state(student):
 def test_bad_vocab_size(student):
     """vocab_size must be a positive int (else ValueError, in __init__ and train); 1 is fine"""
     for bad in (0, -3, True, False, 2.5, "10", None):
-        expect_raises("ValueError", f"BPETokenizer({bad!r})", student.call, "BPETokenizer", bad)
+        expect_raises("ValueError", f"BPETokenizer({show(bad)})", student.call, "BPETokenizer", bad)
     tok = expect_remote(student.call("BPETokenizer", 20), "BPETokenizer(20)")
     for bad in (0, -1, True, 3.0):
-        expect_raises("ValueError", f"train(corpus, vocab_size={bad!r})", student.method, tok,
+        expect_raises("ValueError", f"train(corpus, vocab_size={show(bad)})", student.method, tok,
                       "train", ["low lower"], bad)
     # 1 is a positive int: accepted, and training then stops at the base vocabulary.
     for what, make in (("BPETokenizer(1)", lambda: student.call("BPETokenizer", 1)),
@@ -333,7 +334,7 @@ def test_vocab_after_training(student):
         ("a corpus of whitespace only", ["", "  ", "\n\t"], 1000, None),
     ]
     for label, corpus, target, override in cases:
-        tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({target})")
+        tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({show(target)})")
         if override is None:
             student.method(tok, "train", corpus)
         else:
@@ -362,10 +363,10 @@ def test_vocab_after_training(student):
     check(merges == reference(tuple(HELLO), 1000).merges,
           "training a second time should start over: after train(corpus A) and then "
           "train(corpus B), merges should be the ones learned from B alone")
-    got = expect_ids(student.method(tok, "encode", text), f"encode({text!r})")
+    got = expect_ids(student.method(tok, "encode", text), f"encode({show(text)})")
     expected = reference(tuple(HELLO), 1000).encode(text)
-    check(got == expected, f"after training on one corpus, encoding {text!r}, and training on "
-          f"another, encode({text!r}) returned {show(got)}, expected {show(expected)}: "
+    check(got == expected, f"after training on one corpus, encoding {show(text)}, and training on "
+          f"another, encode({show(text)}) returned {show(got)}, expected {show(expected)}: "
           "something learned (or cached) from the first training survived the second")
 
 
@@ -390,11 +391,11 @@ def test_build_mappings(student):
     student.method(tok, "_build_mappings")
     got = student.get(tok, "token_to_id")
     expected = {UNK: 0, EOW: 1, "a": 2, "b": 3, "ab": 5}
-    check(got == expected, f"with vocab = {vocab!r}, _build_mappings() gives token_to_id = "
-                           f"{show(got)}, expected {expected!r} (the first ID wins)")
+    check(got == expected, f"with vocab = {show(vocab)}, _build_mappings() gives token_to_id = "
+                           f"{show(got)}, expected {show(expected)} (the first ID wins)")
     id_map = as_id_map(student.get(tok, "id_to_token"), "id_to_token")
-    check(id_map == dict(enumerate(vocab)), f"with vocab = {vocab!r}, _build_mappings() "
-          f"gives id_to_token = {show(id_map)}, expected {dict(enumerate(vocab))!r}")
+    check(id_map == dict(enumerate(vocab)), f"with vocab = {show(vocab)}, _build_mappings() "
+          f"gives id_to_token = {show(id_map)}, expected {show(dict(enumerate(vocab)))}")
 
 
 @pytest.mark.points(1)
@@ -404,16 +405,16 @@ def test_word_tokens_and_pairs(student):
     for word in ("low", "aaa", "é日", "<UNK>", "x"):
         got = student.method(tok, "_get_word_tokens", word)
         expected = list(word) + [EOW]
-        check(got == expected, f"_get_word_tokens({word!r}) returned {show(got)}, "
-                               f"expected {expected!r}")
+        check(got == expected, f"_get_word_tokens({show(word)}) returned {show(got)}, "
+                               f"expected {show(expected)}")
     for tokens in (["a", "a", "a", EOW], ["l", "o", "w", EOW], ["lo", "w", "lo", "w", EOW],
                    ["x", EOW], [EOW], []):
         got = student.method(tok, "_get_pairs", tokens)
         expected = set(zip(tokens, tokens[1:]))
-        check(type(got) is set, f"_get_pairs({tokens!r}) should return a set, got "
+        check(type(got) is set, f"_get_pairs({show(tokens)}) should return a set, got "
                                 f"{type(got).__name__} {show(got)}")
-        check(got == expected, f"_get_pairs({tokens!r}) returned {show(got)}, "
-                               f"expected {expected!r}")
+        check(got == expected, f"_get_pairs({show(tokens)}) returned {show(got)}, "
+                               f"expected {show(expected)}")
 
 
 @pytest.mark.points(1)
@@ -424,10 +425,10 @@ def test_apply_merges(student):
     for word in ("lowest", "newer", "wider", "slow", "low", "é", "newestnewest"):
         tokens = list(word) + [EOW]
         got = expect_str_list(student.method(tok, "_apply_merges", tokens),
-                              f"_apply_merges({tokens!r})")
+                              f"_apply_merges({show(tokens)})")
         expected = apply_merges(merges, tokens)
         check(got == expected, f"after training on the Sennrich corpus, _apply_merges("
-                               f"{tokens!r}) returned {show(got)}, expected {show(expected)} "
+                               f"{show(tokens)}) returned {show(got)}, expected {show(expected)} "
                                "(your merges applied in the order they were learned)")
 
 
@@ -529,11 +530,11 @@ def test_decode_rejects_bad_ids(student):
     tok = train(student, HELLO)
     size = len(vocab_of(student, tok, "after training on the hello corpus"))
     for bad in (size, 999, -1, True, 1.0, "3", None):
-        error = expect_raises("ValueError", f"decode([2, {bad!r}]) with {size} tokens",
+        error = expect_raises("ValueError", f"decode([2, {show(bad)}]) with {size} tokens",
                               student.method, tok, "decode", [2, bad])
         check(str(bad) in error.message or repr(bad) in error.message,
-              f"the ValueError of decode([2, {bad!r}]) should name the bad ID {bad!r}; "
-              f"its message was {error.message[:200]!r}")
+              f"the ValueError of decode([2, {show(bad)}]) should name the bad ID {show(bad)}; "
+              f"its message was {show(error.message[:200])}")
 
 
 # --- complexity -------------------------------------------------------------------------

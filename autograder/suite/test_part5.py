@@ -96,7 +96,7 @@ def test_create_bpe_tokenizer(student):
                          (("bpe",), {"vocab_size": BPE_SIZE, "corpus": CORPUS})):
         what = "create_tokenizer(" + ", ".join(
             [repr(a) if not isinstance(a, list) else "corpus" for a in args]
-            + [f"{k}={v!r}" if k != "corpus" else "corpus=corpus" for k, v in kwargs.items()]
+            + [f"{k}={show(v)}" if k != "corpus" else "corpus=corpus" for k, v in kwargs.items()]
         ) + ")"
         tok = expect_remote(student.call("create_tokenizer", *args, **kwargs), what,
                             "BPETokenizer")
@@ -120,11 +120,11 @@ def test_create_bpe_tokenizer(student):
 def test_create_unknown_strategy(student):
     """An unknown strategy raises ValueError listing the valid ones"""
     for strategy in ("word", "unigram", "", "BPE", "Char", " bpe"):
-        error = expect_raises("ValueError", f"create_tokenizer({strategy!r})", student.call,
+        error = expect_raises("ValueError", f"create_tokenizer({show(strategy)})", student.call,
                               "create_tokenizer", strategy, 100, ["a b"])
         check("char" in error.message.lower() and "bpe" in error.message.lower(),
-              f"the ValueError of create_tokenizer({strategy!r}) should list the valid "
-              f"strategies ('bpe', 'char'); its message was {error.message[:200]!r}")
+              f"the ValueError of create_tokenizer({show(strategy)}) should list the valid "
+              f"strategies ('bpe', 'char'); its message was {show(error.message[:200])}")
 
 
 @pytest.mark.points(2)
@@ -160,7 +160,7 @@ def test_tokenize_dataset_negative_max_length(student):
     """A negative max_length raises ValueError"""
     tok = worker_tokenizer(student, "char")
     for bad in (-1, -5):
-        expect_raises("ValueError", f"tokenize_dataset(texts, tokenizer, max_length={bad})",
+        expect_raises("ValueError", f"tokenize_dataset(texts, tokenizer, max_length={show(bad)})",
                       student.call, "tokenize_dataset", ["the cat"], tok, bad)
 
 
@@ -182,8 +182,8 @@ def analyze(student, batch, kind) -> dict:
 
 def compare_stats(got: dict, expected: dict, what: str) -> None:
     for key in KEYS:
-        check(close(got[key], expected[key]), f"{what}[{key!r}] is {got[key]!r}, expected "
-                                              f"{expected[key]!r}")
+        check(close(got[key], expected[key]), f"{what}[{key!r}] is {show(got[key])}, expected "
+                                              f"{show(expected[key])}")
 
 
 @pytest.mark.points(3)
@@ -208,7 +208,7 @@ def test_analyze_empty_input(student):
         for kind in ("char", "bpe"):
             expected = ref.analyze_tokenization(batch, reference_tokenizer(kind))
             compare_stats(analyze(student, batch, kind), expected,
-                          f"analyze_tokenization({batch!r}, {kind} tokenizer)")
+                          f"analyze_tokenization({show(batch)}, {kind} tokenizer)")
 
 
 @pytest.mark.points(1)
@@ -218,10 +218,10 @@ def test_analyze_counts_whitespace_and_unknowns(student):
     for kind in ("char", "bpe"):
         expected = ref.analyze_tokenization(batch, reference_tokenizer(kind))
         got = analyze(student, batch, kind)
-        what = f"analyze_tokenization({batch!r}, {kind} tokenizer)"
+        what = f"analyze_tokenization({show(batch)}, {kind} tokenizer)"
         for key in ("compression_ratio", "unknown_rate"):
-            check(close(got[key], expected[key]), f"{what}[{key!r}] is {got[key]!r}, expected "
-                                                  f"{expected[key]!r}")
+            check(close(got[key], expected[key]), f"{what}[{key!r}] is {show(got[key])}, expected "
+                                                  f"{show(expected[key])}")
 
 
 @pytest.mark.points(1)
@@ -233,6 +233,6 @@ def test_inputs_not_modified(student):
         for kind in ("char", "bpe"):
             tok = worker_tokenizer(student, kind)
             _, after = call_keeping_argument(student, name, list(batch), tok, *rest)
-            check(after == batch, f"{name}({batch!r}, {kind} tokenizer"
+            check(after == batch, f"{name}({show(batch)}, {kind} tokenizer"
                                   f"{''.join(', ' + repr(r) for r in rest)}) changed its list "
                                   f"of texts to {show(after)}")
