@@ -6,7 +6,8 @@ bytes, same grader) is not graded again, so an interrupted batch resumes.
 
 Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
-``status="error"`` and the reason.
+``status="error"`` and the reason. Every result leaves ``grade_one`` made safe for
+the reports (``report.safe.safe_result``).
 """
 
 import time
@@ -42,7 +43,9 @@ def grade_one(
 ) -> SubmissionResult:
     """Grade one submission (or take its cached result); never raises."""
     if sub.path is None:
-        return error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
+        result = error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
+        result["warnings"] = list(sub.notes)
+        return safe_result(result)
     started = time.monotonic()
     try:
         result = cache.get(sub.path) if cache else None

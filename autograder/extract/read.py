@@ -153,8 +153,10 @@ def read_script(path: Path) -> list[Chunk]:
 
 def read_submission(path: Path) -> list[Chunk]:
     """Chunks of Python source from a notebook or a ``.py`` file."""
-    if path.is_symlink() or not path.is_file():
-        raise SubmissionError(f"{path.name} is not a regular file (links are not followed)")
+    if path.is_symlink():
+        raise SubmissionError(f"{path.name} is a symbolic link (links are not followed)")
+    if not path.is_file():
+        raise SubmissionError(f"{path} does not exist or is not a file")
     if path.suffix == ".ipynb":
         return read_notebook(path)
     if path.suffix == ".py":

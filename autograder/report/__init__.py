@@ -75,8 +75,21 @@ def distinct_students(results: list[SubmissionResult]) -> list[SubmissionResult]
 
 
 def folder_names(results: list[SubmissionResult]) -> list[str]:
-    """One report folder per result, distinct even where two IDs make the same name."""
-    return unique_ids([student_dir_name(r["student_id"]) for r in results])
+    """One report folder per result, distinct even where two IDs make the same name.
+
+    Distinct ignoring case too: on a case-insensitive disk ``Bob/`` and ``bob/`` are one.
+    """
+    bases = [student_dir_name(r["student_id"]) for r in results]
+    taken, seen = {b.casefold() for b in bases}, set()
+    names = []
+    for base in bases:
+        name, count = base, 1
+        while name.casefold() in seen or (name != base and name.casefold() in taken):
+            count += 1
+            name = f"{base}~{count}"
+        seen.add(name.casefold())
+        names.append(name)
+    return names
 
 
 def write_reports(
@@ -94,6 +107,10 @@ def write_reports(
     results = distinct_students(results)
     files = []
     for result, name in zip(results, folder_names(results)):
+        if name != student_dir_name(result["student_id"]):
+            result["warnings"] = [f"{RENAMED}the reports of {result['student_id']} are in "
+                                  f"{name}/ (another ID gives the same folder name)",
+                                  *result["warnings"]]
         folder = out_dir / name
         folder.mkdir(exist_ok=True)
         files.append(write_gradescope(result, folder / "results.json"))

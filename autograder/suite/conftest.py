@@ -42,7 +42,7 @@ from autograder.suite.plugin import (
     part_of,
 )
 from autograder.suite.run import ENVIRONMENT_EXIT
-from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED, evidence
+from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED, STATIC_NAMES, evidence
 
 # Workers with other hash seeds that a part's tests will ``spawn`` (test_part3).
 PRESTART = {3: EXTRA_HASH_SEEDS}
@@ -318,7 +318,9 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
     path = pytestconfig.getoption("--submission")
     if not path:
         raise pytest.UsageError("the hidden suite needs --submission=PATH")
-    return extract(Path(path))
+    code = extract(Path(path))
+    STATIC_NAMES.update(code.defined())  # names fixed before any input exists
+    return code
 
 
 def _quietly(start, *args) -> None:

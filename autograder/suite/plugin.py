@@ -47,7 +47,7 @@ import pytest
 
 from autograder.parts import POINTS
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
-from autograder.suite.support import EVIDENCE_CLOSE, EVIDENCE_OPEN, evidence
+from autograder.suite.support import EVIDENCE_CLOSE, EVIDENCE_OPEN, evidence, type_label
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 MESSAGE_LIMIT = 1500
@@ -191,7 +191,7 @@ def student_message(exc: BaseException, where: str = "") -> str:
         return _clip(message)
     if isinstance(exc, StudentError):
         detail = f": {evidence(exc.message)}" if exc.message.strip() else ""
-        return _clip(f"your code raised {exc.type_name}{detail}")
+        return _clip(f"your code raised {type_label(exc.type_name)}{detail}")
     if isinstance(exc, WorkerFailure):
         if exc.kind == "timeout":
             seconds = re.search(r"within ([\d.]+) s", exc.detail)

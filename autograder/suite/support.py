@@ -12,9 +12,12 @@ expected reply, the student's exception message. ``show`` and ``evidence`` mark 
 (``EVIDENCE_OPEN`` ... ``EVIDENCE_CLOSE``), and the plugin keeps it only for visible tests
 or when the instructor opts in (``--show-hidden-inputs``); otherwise it becomes "…".
 The reply counts too because it can carry the input (``decode`` echoes it; a hostile
-submission can return or raise it on purpose).
+submission can return or raise it on purpose), and so does a type name made at run time
+(``type(repr(text), (ValueError,), {})``): only builtin names, the spec's names and the
+names the submission's source defines (``STATIC_NAMES``) are shown plainly.
 """
 
+import builtins
 import contextlib
 import math
 import os
@@ -24,6 +27,7 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
+from autograder.parts import PART_OF
 from autograder.sandbox import Remote, StudentError, WorkerFailure
 
 UNK = "<UNK>"
@@ -47,10 +51,19 @@ def evidence(text: object) -> str:
     return EVIDENCE_OPEN + inner + EVIDENCE_CLOSE
 
 
+# Type names that no input can have chosen; conftest adds the submission's own names.
+STATIC_NAMES = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)} | set(PART_OF)
+
+
+def type_label(name: str) -> str:
+    """A type name from the worker: plain if static, else evidence (see the docstring)."""
+    return name if name in STATIC_NAMES else evidence(name)
+
+
 def show(value: object, limit: int = 80) -> str:
     """``repr`` of a value, cut to ``limit`` characters, marked as evidence."""
     if isinstance(value, Remote):
-        return f"a {value.type_name} object"
+        return f"a {type_label(value.type_name)} object"
     text = repr(value)
     return evidence(text if len(text) <= limit else text[: limit - 5] + " ...]")
 
@@ -72,7 +85,7 @@ def is_number(value: object) -> bool:
 
 
 def kind(value: object) -> str:
-    return "a handle to a " + value.type_name if isinstance(value, Remote) else type(
+    return "a handle to a " + type_label(value.type_name) if isinstance(value, Remote) else type(
         value
     ).__name__
 
@@ -103,7 +116,7 @@ def expect_remote(value: object, what: str, type_name: str | None = None) -> Rem
     if type_name is not None:
         check(
             value.type_name == type_name,  # type: ignore[union-attr]
-            f"{what} should return a {type_name}, got a {value.type_name}",  # type: ignore
+            f"{what} should return a {type_name}, got a {type_label(value.type_name)}",  # type: ignore
         )
     return value  # type: ignore[return-value]
 
@@ -139,7 +152,7 @@ def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) ->
             return exc
         detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         raise AssertionError(
-            f"{what} should raise {kind_name}, but it raised {exc.type_name}{detail}"
+            f"{what} should raise {kind_name}, but it raised {type_label(exc.type_name)}{detail}"
         ) from None
     raise AssertionError(f"{what} should raise {kind_name}, but it returned {show(value)}")
 
@@ -327,7 +340,7 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
             except StudentError as exc:
                 where = describe(row) if describe else show(row if len(row) > 1 else row[0])
                 exc.student_message = (  # type: ignore[attr-defined]
-                    f"your code raised {exc.type_name}"
+                    f"your code raised {type_label(exc.type_name)}"
                     + (f": {evidence(clip(exc.message))}" if exc.message else "")
                     + f" (for {where})"
                 )
@@ -355,7 +368,7 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
         detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         exc.student_message = (  # type: ignore[attr-defined]
-            f"your code raised {exc.type_name}{detail} (in decode(encode({where})))")
+            f"your code raised {type_label(exc.type_name)}{detail} (in decode(encode({where})))")
         raise
     check(type(results) is list and len(results) == len(texts),
           "the grader could not call your code")

@@ -9,7 +9,7 @@ import pytest
 
 from autograder.sandbox import StudentError
 
-from .support import check, clip, evidence, expect_remote, show
+from .support import check, clip, evidence, expect_remote, show, type_label
 
 PART = 1
 
@@ -24,7 +24,8 @@ def base_error(student, method: str, argument: object) -> StudentError:
         detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         check(
             exc.is_a("NotImplementedError"),
-            f"{call} should raise NotImplementedError, but it raised {exc.type_name}{detail}",
+            f"{call} should raise NotImplementedError, but it raised "
+            f"{type_label(exc.type_name)}{detail}",
         )
         return exc
     raise AssertionError(f"{call} should raise NotImplementedError, but it returned {show(value)}")

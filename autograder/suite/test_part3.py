@@ -81,6 +81,7 @@ from .support import (
     ratio_text,
     show,
     texts,
+    type_label,
 )
 
 PART = 3
@@ -255,7 +256,7 @@ def test_bad_vocab_size(student):
             make()
         except StudentError as exc:
             raise AssertionError(f"{what} should be accepted (1 is a positive int), "
-                                 f"but it raised {exc.type_name}") from None
+                                 f"but it raised {type_label(exc.type_name)}") from None
     vocab, merges = student.get(tok, "vocab"), student.get(tok, "merges")
     check(merges == [] and vocab == [UNK, EOW, "l", "o", "w"],
           f"after train(['low'], vocab_size=1): merges {show(merges)} and vocab {show(vocab)}, "

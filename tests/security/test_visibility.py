@@ -3,7 +3,8 @@
 A hostile submission (a correct script with a few functions replaced) tries every
 channel a hidden input could leave by:
 
-- its own exception message (``count_pairs`` raises with its arguments in it);
+- its own exception message (``count_pairs`` raises with its arguments in it) and the
+  name of an exception class made at run time (``merge_pair``);
 - its reply (``attention_scores`` returns a wrong number that the message would show
   next to the expected one, both computed from the hidden input);
 - load warnings: a worker crashes in a hidden test (``word_frequencies`` exits), the
@@ -52,6 +53,10 @@ def word_frequencies(corpus):
     os._exit(3)
 
 
+def merge_pair(tokens, pair):
+    raise type("NAMED" + "".join(tokens), (ValueError,), {})()
+
+
 class ReloadProbe:
     import os
     raise ValueError("RELOAD-" + os.urandom(6).hex())
@@ -84,7 +89,7 @@ def test_by_default_no_message_carries_a_hidden_input(graded) -> None:
     result = graded["hidden"]
     assert result["status"] == "graded", result["error"]
     for test in result["tests"]:
-        assert "LEAK:" not in test["output"], test
+        assert "LEAK:" not in test["output"] and "NAMED" not in test["output"], test
     # The student still learns what broke: which call, which exception.
     raised = output(result, "part4::test_count_pairs")
     assert "your code raised ValueError" in raised and "count_pairs(" in raised, raised
@@ -96,6 +101,7 @@ def test_by_default_no_message_carries_a_hidden_input(graded) -> None:
 def test_the_instructor_can_opt_in_to_showing_them(graded) -> None:
     result = graded["shown"]
     assert "LEAK:" in output(result, "part4::test_count_pairs")
+    assert "NAMED" in output(result, "part4::test_merge_pair")
     scores = output(result, "part6::test_attention_scores_random")
     assert re.match(r"attention_scores\(\d+, \d+\) returned \d+, expected \d+", scores), scores
 
