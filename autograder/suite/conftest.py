@@ -33,6 +33,7 @@ from hypothesis import HealthCheck, Phase, settings
 from autograder.extract import StudentCode, extract
 from autograder.parts import PARTS
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, limits
+from autograder.suite.evidence import STATIC_NAMES, evidence
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
@@ -42,7 +43,7 @@ from autograder.suite.plugin import (
     part_of,
 )
 from autograder.suite.run import ENVIRONMENT_EXIT
-from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED, STATIC_NAMES, evidence
+from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
 
 # Workers with other hash seeds that a part's tests will ``spawn`` (test_part3).
 PRESTART = {3: EXTRA_HASH_SEEDS}

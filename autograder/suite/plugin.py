@@ -25,12 +25,12 @@ Never a traceback, never test source, never hypothesis' notes (its "Falsifying
 example" would print the generated input).
 
 Hidden inputs: a message marks its *evidence* (the input and every value computed from
-it, the student's exception message included; ``support.evidence``). For a test whose
-visibility is ``visible``, or with ``--show-hidden-inputs``, the marks are removed and
-the evidence stays; otherwise each piece becomes "…" and a note says why. Load warnings
-follow the same rule: those of a worker loaded before any test ran are the student's own
-code speaking and stay; a worker loaded later (after a crash, or with another hash seed)
-has lived beside hidden inputs, so its new warnings are evidence.
+it, the student's exception message included; ``evidence.py``). For a test whose
+visibility is ``visible``, or with ``--show-hidden-inputs``, the evidence stays;
+otherwise each piece gives way to its outline ("a list of 5 items") and a note says
+why. Load warnings follow the same rule: those of a worker loaded before any test ran
+are the student's own code speaking and stay; a worker loaded later (after a crash, or
+with another hash seed) has lived beside hidden inputs, so its new warnings are evidence.
 """
 
 import contextlib
@@ -47,13 +47,10 @@ import pytest
 
 from autograder.parts import POINTS
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
-from autograder.suite.support import EVIDENCE_CLOSE, EVIDENCE_OPEN, evidence, type_label
+from autograder.suite.evidence import evidence, is_all_evidence, render, type_label
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 MESSAGE_LIMIT = 1500
-HIDDEN_NOTE = "(A hidden test: its inputs and the values computed from them are shown as …)"
-# A piece of evidence; one left open by a cut message runs to the end.
-_EVIDENCE = re.compile(f"{EVIDENCE_OPEN}[^{EVIDENCE_CLOSE}]*(?:{EVIDENCE_CLOSE}|$)")
 # conftest.py appends worker load errors here; they become the result's warnings.
 WARNINGS_KEY = pytest.StashKey[list]()
 # conftest.py registers every worker here, so that SIGTERM can kill them all.
@@ -153,26 +150,13 @@ def _clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def render(text: str, reveal: bool) -> str:
-    """A marked message as the student reads it: evidence kept (``reveal``) or hidden."""
-    if reveal:
-        shown = _EVIDENCE.sub(lambda m: m.group(0).strip(EVIDENCE_OPEN + EVIDENCE_CLOSE), text)
-    else:
-        shown = _EVIDENCE.sub("…", text)
-    # Stray marks (a student's own text may hold them) mean nothing.
-    shown = shown.replace(EVIDENCE_OPEN, "").replace(EVIDENCE_CLOSE, "")
-    if not reveal and shown != text.replace(EVIDENCE_OPEN, "").replace(EVIDENCE_CLOSE, ""):
-        shown = f"{_clip(shown, MESSAGE_LIMIT - len(HIDDEN_NOTE) - 1)}\n{HIDDEN_NOTE}"
-    return _clip(shown)
-
-
 def shown_warnings(warnings: list[str], reveal: bool) -> list[str]:
     """Load warnings as the student reads them (see the module docstring)."""
     kept, withheld = [], 0
     for warning in dict.fromkeys(warnings):
-        plain = render(warning, True)
-        if reveal or not _EVIDENCE.fullmatch(warning):
-            kept.append(render(warning, reveal))
+        plain = render(warning, True, MESSAGE_LIMIT)
+        if reveal or not is_all_evidence(warning):
+            kept.append(render(warning, reveal, MESSAGE_LIMIT))
         elif plain not in kept:
             withheld += 1
     kept = list(dict.fromkeys(kept))
@@ -265,7 +249,8 @@ class Recorder:
             result["_failed"] = True
             exc = call.excinfo.value if call.excinfo is not None else None
             message = student_message(exc, item.nodeid) if exc is not None else "failed"
-            result["output"] = render(message, self.reveal or result["visibility"] == "visible")
+            result["output"] = render(message, self.reveal or result["visibility"] == "visible",
+                                      MESSAGE_LIMIT)
         elif report.skipped and not result["_failed"]:
             result["_failed"] = True
             result["output"] = "not run"

@@ -5,19 +5,10 @@ called, what came back, what the specification asks for, and at most a small inp
 Replies are validated *before* they are compared (an ``encode`` must return a list of
 ``int``, ``bool`` excluded), so a wrong type gives a clear message, not a grader error.
 
-A message has two layers. The sentence says *what broke* (which call, which rule of the
-specification, what kind of value came back) and is always shown. The *evidence* is every
-value that a hidden input determines: the input itself, the student's reply to it, the
-expected reply, the student's exception message. ``show`` and ``evidence`` mark it
-(``EVIDENCE_OPEN`` ... ``EVIDENCE_CLOSE``), and the plugin keeps it only for visible tests
-or when the instructor opts in (``--show-hidden-inputs``); otherwise it becomes "…".
-The reply counts too because it can carry the input (``decode`` echoes it; a hostile
-submission can return or raise it on purpose), and so does a type name made at run time
-(``type(repr(text), (ValueError,), {})``): only builtin names, the spec's names and the
-names the submission's source defines (``STATIC_NAMES``) are shown plainly.
+Everything in a message that a hidden input determines is marked as evidence
+(``evidence.py``): ``show`` marks a value and gives its outline ("a list of 5 items").
 """
 
-import builtins
 import contextlib
 import math
 import os
@@ -27,8 +18,9 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from autograder.parts import PART_OF
 from autograder.sandbox import Remote, StudentError, WorkerFailure
+
+from .evidence import evidence, outline, type_label
 
 UNK = "<UNK>"
 EOW = " "
@@ -41,31 +33,26 @@ EXTRA_HASH_SEEDS = (2, 3)
 # --- messages and reply checks --------------------------------------------------------
 
 
-# Private-use characters around evidence in a message (see the module docstring).
-EVIDENCE_OPEN, EVIDENCE_CLOSE = "\ue000", "\ue001"
+def show(value: object, limit: int = 80, hidden_as: str | None = None) -> str:
+    """``repr`` of a value, cut to ``limit`` characters, marked as evidence.
 
-
-def evidence(text: object) -> str:
-    """``text`` marked as evidence: shown only when hidden inputs may be shown."""
-    inner = str(text).replace(EVIDENCE_OPEN, "").replace(EVIDENCE_CLOSE, "")
-    return EVIDENCE_OPEN + inner + EVIDENCE_CLOSE
-
-
-# Type names that no input can have chosen; conftest adds the submission's own names.
-STATIC_NAMES = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)} | set(PART_OF)
-
-
-def type_label(name: str) -> str:
-    """A type name from the worker: plain if static, else evidence (see the docstring)."""
-    return name if name in STATIC_NAMES else evidence(name)
-
-
-def show(value: object, limit: int = 80) -> str:
-    """``repr`` of a value, cut to ``limit`` characters, marked as evidence."""
+    Hidden, it reads as ``hidden_as``, by default the value's outline ("a str of 3
+    characters with a tab").
+    """
     if isinstance(value, Remote):
         return f"a {type_label(value.type_name)} object"
-    text = repr(value)
-    return evidence(text if len(text) <= limit else text[: limit - 5] + " ...]")
+    return evidence(_cut(repr(value), limit), outline(value) if hidden_as is None else hidden_as)
+
+
+def versus(got: object, expected: object, limit: int = 80) -> str:
+    """``got, expected expected`` for a message; hidden, their outlines, or that they differ."""
+    mine, theirs = outline(got), outline(expected)
+    hidden = f"{mine}, not the expected one" if mine == theirs else f"{mine}, expected {theirs}"
+    return evidence(f"{_cut(repr(got), limit)}, expected {_cut(repr(expected), limit)}", hidden)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 5] + " ...]"
 
 
 def check(condition: object, message: str) -> None:

@@ -69,6 +69,7 @@ from .support import (
     ratio_text,
     show,
     texts,
+    versus,
 )
 
 PART = 2
@@ -139,7 +140,7 @@ def test_constructor_vocabulary(student):
         what = f"after CharTokenizer({show(vocab)}),"
         got = expect_str_list(found["vocab"][i], f"{what} vocab")
         check(got == expected.vocab,
-              f"{what} vocab is {show(got)}, expected {show(expected.vocab)}")
+              f"{what} vocab is {versus(got, expected.vocab)}")
         size = found["vocab_size"][i]
         check(is_int(size) and size == len(got),
               f"{what} vocab_size is {show(size)}, expected len(vocab) = {len(got)}")
@@ -147,10 +148,10 @@ def test_constructor_vocabulary(student):
         check(is_int(unk_id) and unk_id == 0, f"{what} unk_id is {show(unk_id)}, expected 0")
         char_to_id = found["char_to_id"][i]
         check(same_char_map(char_to_id, expected.char_to_id),
-              f"{what} char_to_id is {show(char_to_id)}, expected {show(expected.char_to_id)}")
+              f"{what} char_to_id is {versus(char_to_id, expected.char_to_id)}")
         id_to_char = as_id_map(found["id_to_char"][i], f"{what} id_to_char")
         check(id_to_char == expected.id_to_char,
-              f"{what} id_to_char is {show(id_to_char)}, expected {show(expected.id_to_char)}")
+              f"{what} id_to_char is {versus(id_to_char, expected.id_to_char)}")
 
 
     for vocab in (["h", "e", "l", "o"], ["a", UNK, "a"], []):
@@ -190,7 +191,7 @@ def test_encode_matches_reference(student):
         expected = ref.CharTokenizer(vocab).encode(text)
         got = expect_ids(got, f"encode({show(text)})")
         check(got == expected, f"with vocabulary {show(vocab)}, encode({show(text)}) returned "
-                               f"{show(got)}, expected {show(expected)}")
+                               f"{versus(got, expected)}")
 
 
 def round_trip_cases(student, cases, check_ids: bool = True) -> None:
@@ -255,7 +256,7 @@ def test_decode_matches_reference(student):
         expected = ref.CharTokenizer(vocab).decode(ids)
         got = expect_str(got, f"decode({show(ids)})")
         check(got == expected, f"with vocabulary {show(vocab)}, decode({show(ids)}) returned "
-                               f"{show(got)}, expected {show(expected)}")
+                               f"{versus(got, expected)}")
 
 
 @pytest.mark.points(2)

@@ -82,6 +82,7 @@ from .support import (
     show,
     texts,
     type_label,
+    versus,
 )
 
 PART = 3
@@ -159,8 +160,8 @@ def compare_merges(got: list, expected: list, where: str) -> None:
         check(False, f"on {where}: training learned {len(got)} merges, expected "
                      f"{len(expected)} (the first {min(len(got), len(expected))} agree)")
     agree = " (the merges before it agree)" if same else ""
-    check(False, f"on {where}: merge {same + 1} is {show(got[same])}, expected "
-                 f"{show(expected[same])}{agree}")
+    check(False, f"on {where}: merge {same + 1} is "
+                 f"{versus(got[same], expected[same])}{agree}")
 
 
 def compare_vocab(got: list[str], expected: list[str], what: str) -> None:
@@ -174,8 +175,8 @@ def compare_vocab(got: list[str], expected: list[str], what: str) -> None:
         check(False, f"{what}, vocab has {len(got)} entries, expected {len(expected)} "
                      f"(the first {min(len(got), len(expected))} agree)")
     agree = " (the entries before it agree)" if differ else ""
-    check(False, f"{what}, vocab[{differ}] is {show(got[differ])}, expected "
-                 f"{show(expected[differ])}{agree}")
+    check(False, f"{what}, vocab[{differ}] is "
+                 f"{versus(got[differ], expected[differ])}{agree}")
 
 
 def train_many(student, corpora) -> list:
@@ -230,7 +231,7 @@ def test_initial_state(student):
         check(is_int(size) and size == 2, f"{what}.vocab_size is {show(size)}, expected 2")
         kept = student.get(tok, "target_vocab_size")
         check(is_int(kept) and kept == target,
-              f"{what}.target_vocab_size is {show(kept)}, expected {show(target)}")
+              f"{what}.target_vocab_size is {versus(kept, target)}")
     # An untrained tokenizer already encodes and decodes, with that two-entry vocabulary.
     ids = student.method(tok, "encode", "ab a")
     check(ids == [0, 0, 1, 0, 1],
@@ -367,7 +368,7 @@ def test_vocab_after_training(student):
     got = expect_ids(student.method(tok, "encode", text), f"encode({show(text)})")
     expected = reference(tuple(HELLO), 1000).encode(text)
     check(got == expected, f"after training on one corpus, encoding {show(text)}, and training on "
-          f"another, encode({show(text)}) returned {show(got)}, expected {show(expected)}: "
+          f"another, encode({show(text)}) returned {versus(got, expected)}: "
           "something learned (or cached) from the first training survived the second")
 
 
@@ -385,7 +386,7 @@ def test_build_mappings(student):
                                f"expected {show(expected)}")
         id_map = as_id_map(student.get(tok, "id_to_token"), "id_to_token")
         check(id_map == dict(enumerate(vocab)), f"after training on {label}, id_to_token "
-              f"is {show(id_map)}, expected {show(dict(enumerate(vocab)))}")
+              f"is {versus(id_map, dict(enumerate(vocab)))}")
     vocab = [UNK, EOW, "a", "b", "a", "ab", "b"]
     tok = expect_remote(student.call("BPETokenizer", 10), "BPETokenizer(10)")
     student.method(tok, "__setattr__", "vocab", vocab)
@@ -393,10 +394,10 @@ def test_build_mappings(student):
     got = student.get(tok, "token_to_id")
     expected = {UNK: 0, EOW: 1, "a": 2, "b": 3, "ab": 5}
     check(got == expected, f"with vocab = {show(vocab)}, _build_mappings() gives token_to_id = "
-                           f"{show(got)}, expected {show(expected)} (the first ID wins)")
+                           f"{versus(got, expected)} (the first ID wins)")
     id_map = as_id_map(student.get(tok, "id_to_token"), "id_to_token")
     check(id_map == dict(enumerate(vocab)), f"with vocab = {show(vocab)}, _build_mappings() "
-          f"gives id_to_token = {show(id_map)}, expected {show(dict(enumerate(vocab)))}")
+          f"gives id_to_token = {versus(id_map, dict(enumerate(vocab)))}")
 
 
 @pytest.mark.points(1)
@@ -429,7 +430,7 @@ def test_apply_merges(student):
                               f"_apply_merges({show(tokens)})")
         expected = apply_merges(merges, tokens)
         check(got == expected, f"after training on the Sennrich corpus, _apply_merges("
-                               f"{show(tokens)}) returned {show(got)}, expected {show(expected)} "
+                               f"{show(tokens)}) returned {versus(got, expected)} "
                                "(your merges applied in the order they were learned)")
 
 
@@ -472,7 +473,7 @@ def test_encode_matches_reference(student, trained):
             got = expect_ids(got, f"encode({show(text)})")
             expected = expected_ids(merges, vocab, text)
             check(got == expected, f"after training on {label}, encode({show(text)}) returned "
-                  f"{show(got)}, expected {show(expected)} (from your own merges and vocab)")
+                  f"{versus(got, expected)} (from your own merges and vocab)")
 
 
 def round_trip_cases(student, label: str, tok, alphabet: str, cases: list[str],
@@ -495,7 +496,7 @@ def round_trip_cases(student, label: str, tok, alphabet: str, cases: list[str],
         expected = " ".join("".join(c if c in alphabet else UNK for c in word)
                             for word in text.split())
         check(got == expected, f"after training on {label}, decode(encode({show(text)})) "
-              f"returned {show(got)}, expected {show(expected)}")
+              f"returned {versus(got, expected)}")
 
 
 def tok_method(student, tok, name: str):

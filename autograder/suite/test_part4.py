@@ -28,6 +28,7 @@ from .support import (
     many,
     random_text,
     show,
+    versus,
 )
 
 PART = 4
@@ -64,13 +65,13 @@ def build(student, tok, corpus: list[str]) -> None:
 
 def check_char_state(student, tok, expected: ref.CharTokenizer, what: str) -> None:
     vocab = expect_str_list(student.get(tok, "vocab"), f"{what}, vocab")
-    check(vocab == expected.vocab, f"{what}, vocab is {show(vocab)}, expected "
-                                   f"{show(expected.vocab)}")
+    check(vocab == expected.vocab, f"{what}, vocab is "
+                                   f"{versus(vocab, expected.vocab)}")
     size = student.get(tok, "vocab_size")
     check(size == len(vocab), f"{what}, vocab_size is {show(size)}, expected {len(vocab)}")
     char_to_id = student.get(tok, "char_to_id")
     check(same_char_map(char_to_id, expected.char_to_id),
-          f"{what}, char_to_id is {show(char_to_id)}, expected {show(expected.char_to_id)}")
+          f"{what}, char_to_id is {versus(char_to_id, expected.char_to_id)}")
     id_to_char = as_id_map(student.get(tok, "id_to_char"), f"{what}, id_to_char")
     check(id_to_char == expected.id_to_char, f"{what}, id_to_char is {show(id_to_char)}, "
                                              f"expected {show(expected.id_to_char)}")
@@ -103,13 +104,13 @@ def test_build_vocab_sorted(student):
         expected.build_vocab(corpus)
         what = f"after build_vocab({show(corpus)})"
         vocab = expect_str_list(found["vocab"][i], f"{what}, vocab")
-        check(vocab == expected.vocab, f"{what}, vocab is {show(vocab)}, expected "
-                                       f"{show(expected.vocab)}")
+        check(vocab == expected.vocab, f"{what}, vocab is "
+                                       f"{versus(vocab, expected.vocab)}")
         size = found["vocab_size"][i]
         check(size == len(vocab), f"{what}, vocab_size is {show(size)}, expected {len(vocab)}")
         char_to_id = found["char_to_id"][i]
         check(same_char_map(char_to_id, expected.char_to_id),
-              f"{what}, char_to_id is {show(char_to_id)}, expected {show(expected.char_to_id)}")
+              f"{what}, char_to_id is {versus(char_to_id, expected.char_to_id)}")
         id_to_char = as_id_map(found["id_to_char"][i], f"{what}, id_to_char")
         check(id_to_char == expected.id_to_char, f"{what}, id_to_char is {show(id_to_char)}, "
                                                  f"expected {show(expected.id_to_char)}")
@@ -144,7 +145,7 @@ def test_word_frequencies(student):
               f"{what} should return a Counter of str -> int, got {type(got).__name__} "
               f"{show(got)}")
         got = {k: v for k, v in got.items() if v != 0}
-        check(got == expected, f"{what} returned {show(got)}, expected {show(expected)}")
+        check(got == expected, f"{what} returned {versus(got, expected)}")
 
 
 def word_table(seed: int) -> tuple[dict, dict]:
@@ -173,7 +174,7 @@ def check_pair_counts(got: object, word_tokens: dict, word_freq: dict) -> None:
        f"{show(got)}")
     got = {k: v for k, v in got.items() if v != 0}  # type: ignore[union-attr]
     expected = dict(ref.count_pairs(word_tokens, word_freq))
-    check(got == expected, f"{what} returned {show(got)}, expected {show(expected)}")
+    check(got == expected, f"{what} returned {versus(got, expected)}")
 
 
 def describe_tables(row) -> str:
@@ -256,6 +257,6 @@ def test_merge_pair_returns_new_list(student):
         result, after = call_keeping_argument(student, "merge_pair", list(tokens), pair)
         expected = ref.merge_pair(tokens, pair)
         call = f"merge_pair({show(tokens)}, {show(pair)})"
-        check(result == expected, f"{call} returned {show(result)}, expected {show(expected)}")
+        check(result == expected, f"{call} returned {versus(result, expected)}")
         check(after == tokens, f"{call} changed its input list to "
                                f"{show(after)}; it should build and return a new list")

@@ -25,6 +25,7 @@ from .support import (
     random_text,
     random_texts,
     show,
+    versus,
 )
 
 PART = 5
@@ -105,8 +106,8 @@ def test_create_bpe_tokenizer(student):
                                   f"{BPE_SIZE}")
         merges = student.get(tok, "merges")
         merges = [tuple(m) for m in merges] if type(merges) is list else merges
-        check(merges == expected.merges, f"{what}.merges is {show(merges)}, expected "
-                                         f"{show(expected.merges)}")
+        check(merges == expected.merges, f"{what}.merges is "
+                                         f"{versus(merges, expected.merges)}")
         check(student.get(tok, "vocab") == expected.vocab, f"{what}.vocab is not the "
               "vocabulary the BPETokenizer learns from the corpus")
     tok = expect_remote(student.call("create_tokenizer", "bpe", corpus=CORPUS),
@@ -139,7 +140,7 @@ def test_tokenize_dataset(student):
             expected = ref.tokenize_dataset(batch, reference_tokenizer(kind))
             what = f"tokenize_dataset({show(batch)}, {kind} tokenizer)"
             got = expect_rows(got, what)
-            check(got == expected, f"{what} returned {show(got)}, expected {show(expected)}")
+            check(got == expected, f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(2)
@@ -152,7 +153,7 @@ def test_tokenize_dataset_truncates(student):
             expected = ref.tokenize_dataset(batch, reference_tokenizer(kind), max_length)
             what = f"tokenize_dataset({show(batch)}, {kind} tokenizer, max_length={max_length})"
             got = expect_rows(student.call("tokenize_dataset", batch, tok, max_length), what)
-            check(got == expected, f"{what} returned {show(got)}, expected {show(expected)}")
+            check(got == expected, f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(1)
@@ -182,8 +183,8 @@ def analyze(student, batch, kind) -> dict:
 
 def compare_stats(got: dict, expected: dict, what: str) -> None:
     for key in KEYS:
-        check(close(got[key], expected[key]), f"{what}[{key!r}] is {show(got[key])}, expected "
-                                              f"{show(expected[key])}")
+        check(close(got[key], expected[key]), f"{what}[{key!r}] is "
+                                              f"{versus(got[key], expected[key])}")
 
 
 @pytest.mark.points(3)
@@ -220,8 +221,8 @@ def test_analyze_counts_whitespace_and_unknowns(student):
         got = analyze(student, batch, kind)
         what = f"analyze_tokenization({show(batch)}, {kind} tokenizer)"
         for key in ("compression_ratio", "unknown_rate"):
-            check(close(got[key], expected[key]), f"{what}[{key!r}] is {show(got[key])}, expected "
-                                                  f"{show(expected[key])}")
+            check(close(got[key], expected[key]), f"{what}[{key!r}] is "
+                                                  f"{versus(got[key], expected[key])}")
 
 
 @pytest.mark.points(1)

@@ -31,9 +31,10 @@ from pathlib import Path
 import pytest
 
 from autograder.report.safe import MAX_WARNINGS, WARNING_CHARS
-from autograder.suite.plugin import render, shown_warnings
+from autograder.suite.evidence import evidence, outline, render
+from autograder.suite.plugin import shown_warnings
 from autograder.suite.run import grade_file
-from autograder.suite.support import evidence, show
+from autograder.suite.support import show
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "samples/submitted/dave_script/tokenization/tokenization.py"
@@ -116,9 +117,10 @@ def test_warnings_of_a_reloaded_worker_are_withheld_by_default(graded) -> None:
 
 def test_evidence_marks_cannot_be_forged_to_reveal_anything() -> None:
     # A student's text holding the marks cannot end a piece of evidence early.
-    forged = evidence("\ue001secret\ue000")
-    assert "secret" not in render(f"raised {forged}", reveal=False)
-    assert render(f"got {show('x' * 500)}", reveal=False).startswith("got …")
+    forged = evidence("\ue001secret\ue002\ue000")
+    assert "secret" not in render(f"raised {forged}", False, 200)
+    assert render(f"got {show('x' * 500)}", False, 200).startswith("got a str of 500 characters")
+    assert outline("a\tb <UNK>") == "a str of 9 characters with a tab, the text <UNK>"
     withheld = shown_warnings(["cell 1: NameError", evidence("cell 1: NameError"),
                                evidence("cell 2: secret")], reveal=False)
     assert withheld[0] == "cell 1: NameError" and "secret" not in " ".join(withheld)

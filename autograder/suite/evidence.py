@@ -1,0 +1,111 @@
+"""Evidence in the hidden suite's messages: what a hidden input determines, and its outline.
+
+A failure message has two layers. The sentence says *what broke* (which call, which
+rule of the specification, what kind of value came back) and is always shown. The
+*evidence* is every value that a hidden input determines: the input itself, the
+student's reply to it, the expected reply, the student's exception message, and a type
+name made at run time (``type(repr(text), (ValueError,), {})``). The reply counts
+because it can carry the input: ``decode`` echoes it, and a hostile submission can
+return or raise it on purpose.
+
+``evidence(text, outline)`` marks a piece: ``OPEN text SEP outline CLOSE`` (private-use
+characters). ``render`` keeps the text (a visible test, or ``--show-hidden-inputs``) or
+puts the outline in its place: a description that does not determine the value, such as
+"a str of 11 characters with a tab" or "a list of 5 items". So a student still learns
+that a length is off or that tabs are the trouble, and cannot rebuild the input.
+
+Type names that no input can have chosen (builtins, the spec's names, the names the
+submission's source defines: ``STATIC_NAMES``, completed by conftest) stay plain.
+"""
+
+import builtins
+import re
+
+from autograder.parts import PART_OF
+
+OPEN, SEP, CLOSE = "\ue000", "\ue002", "\ue001"
+MARKS = (OPEN, SEP, CLOSE)
+# One piece; a piece left open by a message that was cut runs to the end.
+PIECE = re.compile(f"{OPEN}([^{CLOSE}]*)(?:{CLOSE}|$)")
+HIDDEN_NOTE = "(A hidden test: its inputs and the values computed from them are not shown.)"
+
+STATIC_NAMES = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)} | set(PART_OF)
+
+
+def _unmarked(text: object) -> str:
+    text = str(text)
+    for mark in MARKS:
+        text = text.replace(mark, "")
+    return text
+
+
+def evidence(text: object, outline: str = "…") -> str:
+    """``text`` marked as evidence, with the ``outline`` shown in its place when hidden."""
+    return f"{OPEN}{_unmarked(text)}{SEP}{_unmarked(outline)}{CLOSE}"
+
+
+def type_label(name: str) -> str:
+    """A type name from the worker: plain if static, else evidence."""
+    return name if name in STATIC_NAMES else evidence(name, "an exception class made at run time")
+
+
+def _count(n: int, what: str) -> str:
+    plural = what[:-1] + "ies" if what.endswith("y") else what + "s"
+    return f"{n} {what if n == 1 else plural}"
+
+
+# What a str holds that often explains a failure, and how to say it.
+_FEATURES = (
+    (lambda s: "\t" in s, "a tab"),
+    (lambda s: "\n" in s or "\r" in s, "a line break"),
+    (lambda s: any(c.isspace() and c not in " \t\n\r" for c in s), "Unicode whitespace"),
+    (lambda s: "  " in s, "a run of spaces"),
+    (lambda s: s != s.strip(), "leading or trailing whitespace"),
+    (lambda s: "<UNK>" in s, "the text <UNK>"),
+    (lambda s: "</w>" in s, "the text </w>"),
+    (lambda s: any(ord(c) > 0xFFFF for c in s), "characters beyond the BMP (emoji)"),
+    (lambda s: any(127 < ord(c) <= 0xFFFF and not c.isspace() for c in s),
+     "non-ASCII characters"),
+    (lambda s: any(not c.isprintable() and not c.isspace() for c in s),
+     "control or invisible characters"),
+)
+
+
+def outline(value: object) -> str:
+    """A description of ``value`` that says what it is like, not what it is."""
+    if isinstance(value, str):
+        if not value:
+            return "the empty str"
+        found = [label for test, label in _FEATURES if test(value)]
+        return f"a str of {_count(len(value), 'character')}" + (
+            f" with {', '.join(found)}" if found else "")
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        kind = type(value).__name__
+        if not value:
+            return f"an empty {kind}"
+        return f"a {kind} of {_count(len(value), 'entry' if kind == 'dict' else 'item')}"
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    return "an int" if isinstance(value, int) else f"a {type(value).__name__}"
+
+
+def render(text: str, reveal: bool, limit: int) -> str:
+    """A marked message as the student reads it, at most ``limit`` characters."""
+    def piece(match: re.Match) -> str:
+        shown, _, hidden = match.group(1).partition(SEP)
+        return shown if reveal else (hidden or "…")
+
+    out = _unmarked(PIECE.sub(piece, text))
+    if not reveal and PIECE.search(text):
+        out = f"{_clip(out, limit - len(HIDDEN_NOTE) - 1)}\n{HIDDEN_NOTE}"
+    return _clip(out, limit)
+
+
+def is_all_evidence(text: str) -> bool:
+    """True when ``text`` is one piece of evidence and nothing else."""
+    return PIECE.fullmatch(text) is not None
+
+
+def _clip(text: str, limit: int) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 3] + "..."
