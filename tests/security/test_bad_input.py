@@ -32,6 +32,8 @@ import pytest
 from autograder.cache import ResultCache
 from autograder.extract import SubmissionError, extract
 from autograder.gradescope import run as gradescope_run
+from autograder.report import folder_names
+from autograder.report.safe import unique_ids
 from autograder.report.schema import gradescope_problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,6 +154,12 @@ def test_malformed_notebooks_are_clear_error_rows(batch) -> None:
     for name in NOTEBOOKS:
         error = ids[name]["error"]
         assert error.startswith("unreadable submission:"), (name, error)
+
+
+def test_suffixes_never_take_a_name_that_is_someone_else_s() -> None:
+    assert unique_ids(["bob", "bob", "bob~2"]) == ["bob", "bob~3", "bob~2"]
+    names = folder_names([{"student_id": s} for s in ["Bob", "bob", "a\\b", "a_b", "bob~2"]])
+    assert len({n.casefold() for n in names}) == 5 and "bob~2" in names, names
 
 
 def test_extract_names_what_is_wrong(tmp_path: Path) -> None:
