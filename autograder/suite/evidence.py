@@ -12,7 +12,11 @@ return or raise it on purpose.
 characters). ``render`` keeps the text (a visible test, or ``--show-hidden-inputs``) or
 puts the outline in its place: a description that does not determine the value, such as
 "a str of 11 characters with a tab" or "a list of 5 items". So a student still learns
-that a length is off or that tabs are the trouble, and cannot rebuild the input.
+that a length is off or that tabs are the trouble, and cannot rebuild the input. A reply
+compared with the expected value (``compared``) is described relative to it ("a list
+shorter than expected (a list of 3 items)"), never by numbers of its own, which the
+student could choose to spell out an input. What remains is the pass/fail pattern and
+the outline of a reply shown on its own (a wrong type, a length): a few bits per test.
 
 Type names that no input can have chosen (builtins, the spec's names, the names the
 submission's source defines: ``STATIC_NAMES``, completed by conftest) stay plain.
@@ -87,6 +91,27 @@ def outline(value: object) -> str:
     if value is None or isinstance(value, bool):
         return repr(value)
     return "an int" if isinstance(value, int) else f"a {type(value).__name__}"
+
+
+def compared(got: object, expected: object) -> str:
+    """The student's reply described against the expected one, with no number of its own.
+
+    The reply is the student's to choose, so its outline could carry a hidden input a
+    few bits at a time ("a list of 104 items"); said relative to the expected value, it
+    carries at most "shorter" or "longer".
+    """
+    kind = type(got).__name__
+    article = "an" if kind[:1] in tuple("aeiou") else "a"
+    if type(got) is not type(expected):
+        return f"{article} {kind}, expected {outline(expected)}"
+    try:
+        mine, theirs = len(got), len(expected)  # type: ignore[arg-type]
+    except TypeError:
+        return f"{article} {kind} other than expected"
+    if mine == theirs:
+        return f"{article} {kind} of the expected length ({outline(expected)}) but other content"
+    longer = "shorter" if mine < theirs else "longer"
+    return f"{article} {kind} {longer} than expected ({outline(expected)})"
 
 
 def render(text: str, reveal: bool, limit: int) -> str:

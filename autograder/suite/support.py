@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from autograder.sandbox import Remote, StudentError, WorkerFailure
 
-from .evidence import evidence, outline, type_label
+from .evidence import compared, evidence, outline, type_label
 
 UNK = "<UNK>"
 EOW = " "
@@ -45,10 +45,9 @@ def show(value: object, limit: int = 80, hidden_as: str | None = None) -> str:
 
 
 def versus(got: object, expected: object, limit: int = 80) -> str:
-    """``got, expected expected`` for a message; hidden, their outlines, or that they differ."""
-    mine, theirs = outline(got), outline(expected)
-    hidden = f"{mine}, not the expected one" if mine == theirs else f"{mine}, expected {theirs}"
-    return evidence(f"{_cut(repr(got), limit)}, expected {_cut(repr(expected), limit)}", hidden)
+    """``got, expected expected`` for a message; hidden, how ``got`` differs (``compared``)."""
+    return evidence(f"{_cut(repr(got), limit)}, expected {_cut(repr(expected), limit)}",
+                    compared(got, expected))
 
 
 def _cut(text: str, limit: int) -> str:

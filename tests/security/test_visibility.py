@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from autograder.report.safe import MAX_WARNINGS, WARNING_CHARS
-from autograder.suite.evidence import evidence, outline, render
+from autograder.suite.evidence import compared, evidence, outline, render
 from autograder.suite.plugin import shown_warnings
 from autograder.suite.run import grade_file
 from autograder.suite.support import show
@@ -121,6 +121,8 @@ def test_evidence_marks_cannot_be_forged_to_reveal_anything() -> None:
     assert "secret" not in render(f"raised {forged}", False, 200)
     assert render(f"got {show('x' * 500)}", False, 200).startswith("got a str of 500 characters")
     assert outline("a\tb <UNK>") == "a str of 9 characters with a tab, the text <UNK>"
+    # A reply is described against the expected value, never by numbers it chose.
+    assert "104" not in compared(list(range(104)), [1, 2]) + compared(104, 3)
     withheld = shown_warnings(["cell 1: NameError", evidence("cell 1: NameError"),
                                evidence("cell 2: secret")], reveal=False)
     assert withheld[0] == "cell 1: NameError" and "secret" not in " ".join(withheld)
