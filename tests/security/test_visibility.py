@@ -129,6 +129,28 @@ def test_evidence_marks_cannot_be_forged_to_reveal_anything() -> None:
     assert withheld[-1].startswith("1 more warning ")
 
 
+def test_the_cli_flag_reaches_feedback_html_and_results_json(tmp_path: Path) -> None:
+    tree = tmp_path / "submitted" / "mallory" / "tokenization"
+    tree.mkdir(parents=True)
+    (tree / "tokenization.py").write_text(CORRECT.read_text(encoding="utf-8") + LEAKS,
+                                          encoding="utf-8")
+
+    def grade(out: str, *flags: str) -> Path:
+        done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(tree.parent.parent),
+                               "--out", str(tmp_path / out), *flags], cwd=ROOT,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return tmp_path / out / "mallory"
+
+    with ThreadPoolExecutor(2) as pool:
+        hidden = pool.submit(grade, "hidden")
+        shown = pool.submit(grade, "shown", "--show-hidden-inputs")
+        hidden_dir, shown_dir = hidden.result(), shown.result()
+    for name in ("feedback.html", "results.json"):
+        assert "LEAK:" not in (hidden_dir / name).read_text(encoding="utf-8"), name
+        assert "LEAK:" in (shown_dir / name).read_text(encoding="utf-8"), name
+
+
 def test_warnings_are_capped_in_results_json_output(tmp_path: Path) -> None:
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
