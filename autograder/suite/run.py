@@ -49,6 +49,7 @@ from pathlib import Path
 
 from autograder.extract import SubmissionError, extract
 from autograder.parts import PART_OF, POINTS
+from autograder.report.safe import safe_result
 from autograder.results import SubmissionResult, TestResult
 from autograder.sandbox import limits
 
@@ -216,7 +217,7 @@ def grade_file(
     def finish(**fields) -> SubmissionResult:
         result = _result(student_id, source, **fields)
         result["seconds"] = round(time.monotonic() - started, 3)
-        return result
+        return safe_result(result)  # nothing a submission wrote can break a report
 
     try:
         code = extract(path)
