@@ -123,12 +123,12 @@ def _statements(code: StudentCode, part: int) -> list[dict]:
     graded = {id(s) for s in code.for_part(part, also=also)}
     out = []
     for statement in code.statements:
-        if id(statement) in graded:
-            out.append({"source": statement.source, "origin": statement.origin,
-                        "graded": True})
-        elif statement.source.lstrip().startswith(("class ", "@")) and _is_class(statement):
-            out.append({"source": statement.source, "origin": statement.origin,
-                        "graded": False})
+        entry = {"source": statement.source, "origin": statement.origin,
+                 "names": list(statement.names), "graded": id(statement) in graded}
+        if not entry["graded"]:
+            # Another part's class is kept (quietly); its functions wait for ``trust``.
+            entry["deferred"] = not _is_class(statement)
+        out.append(entry)
     return out
 
 
@@ -156,6 +156,7 @@ class Worker:
         self.load_errors: list[str] = []
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
+        self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
         self._server = standin.server(part)
         self._serving = False  # stand-ins are answered once the code is loaded
         self._load_message = {
@@ -180,6 +181,16 @@ class Worker:
         self.load_errors = [str(e) for e in reply.get("errors", [])][:50]
         self.names = {str(n) for n in reply.get("names", [])}
         self._serving = True
+
+    def trust(self, names: list[str]) -> list[str]:
+        """Let the student's own functions ``names`` (other parts, fully passed) replace
+        their stand-ins; returns the names that now run the student's code."""
+        self._send({"op": "trust", "names": sorted(names)})
+        reply = self._receive()
+        if type(reply) is not dict or reply.get("ok") is not True:
+            return []
+        value = _decode(reply.get("value"))
+        return [str(n) for n in value] if type(value) is list else []
 
     def _start(self) -> None:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")

@@ -45,7 +45,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.parts import POINTS
+from autograder.parts import GRADING_ORDER, PART_OF, POINTS
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
 from autograder.suite.evidence import evidence, is_all_evidence, render, type_label
 
@@ -59,6 +59,8 @@ WORKERS_KEY = pytest.StashKey[list]()
 ENVIRONMENT_KEY = pytest.StashKey[str]()
 # True once any of the submission's code was sent to a worker of this session.
 CODE_RAN_KEY = pytest.StashKey[bool]()
+# Per part: how many of its tests were collected, and how many passed so far.
+OUTCOMES_KEY = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -107,6 +109,16 @@ def _terminate(config: pytest.Config, signum: int, frame: object) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     # Normally every fixture has closed its workers by now; not after ``pytest.exit``.
     close_workers(config)
+
+
+def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
+    """Spec names of the other parts that have passed every one of their tests so far:
+    their functions may run as the student wrote them when ``part`` is graded (stand-ins
+    cost a round trip to the scoring process per call; a student whose own part is right
+    needs none)."""
+    outcomes = config.stash.get(OUTCOMES_KEY, {})
+    done = {p for p, o in outcomes.items() if p != part and 0 < o["total"] == o["passed"]}
+    return {name for name, p in PART_OF.items() if p in done}
 
 
 def part_of(item: pytest.Item) -> int:
@@ -216,7 +228,13 @@ class Recorder:
 
     @pytest.hookimpl(trylast=True)  # after -k / -m deselection
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        # Parts run in the assignment's order: a part whose functions others use comes
+        # first, so that once it has passed every test they can run the student's own.
+        items.sort(key=lambda item: GRADING_ORDER.index(part_of(item)))
+        outcomes = self.config.stash[OUTCOMES_KEY] = {p: {"total": 0, "passed": 0}
+                                                      for p in POINTS}
         for item in items:
+            outcomes[part_of(item)]["total"] += 1
             marks = list(item.iter_markers("visibility"))
             visibility = marks[0].args[0] if marks else self.hidden
             if visibility not in VISIBILITIES:
@@ -258,6 +276,7 @@ class Recorder:
             result["status"] = "passed"
             result["score"] = result["max_score"]
             result["output"] = "passed"
+            self.config.stash[OUTCOMES_KEY][result["part"]]["passed"] += 1
         return report
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
