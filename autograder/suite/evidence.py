@@ -58,19 +58,22 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what if n == 1 else plural}"
 
 
-# What a str holds that often explains a failure, and how to say it.
+# What a str holds that often explains a failure, and how to say it: tests on the set of
+# its distinct characters, or on the str itself (all at C speed: messages are built
+# whether or not a check fails).
 _FEATURES = (
-    (lambda s: "\t" in s, "a tab"),
-    (lambda s: "\n" in s or "\r" in s, "a line break"),
-    (lambda s: any(c.isspace() and c not in " \t\n\r" for c in s), "Unicode whitespace"),
-    (lambda s: "  " in s, "a run of spaces"),
-    (lambda s: s != s.strip(), "leading or trailing whitespace"),
-    (lambda s: "<UNK>" in s, "the text <UNK>"),
-    (lambda s: "</w>" in s, "the text </w>"),
-    (lambda s: any(ord(c) > 0xFFFF for c in s), "characters beyond the BMP (emoji)"),
-    (lambda s: any(127 < ord(c) <= 0xFFFF and not c.isspace() for c in s),
+    (lambda s, chars: "\t" in chars, "a tab"),
+    (lambda s, chars: "\n" in chars or "\r" in chars, "a line break"),
+    (lambda s, chars: any(c.isspace() and c not in " \t\n\r" for c in chars),
+     "Unicode whitespace"),
+    (lambda s, chars: "  " in s, "a run of spaces"),
+    (lambda s, chars: s[:1].isspace() or s[-1:].isspace(), "leading or trailing whitespace"),
+    (lambda s, chars: "<UNK>" in s, "the text <UNK>"),
+    (lambda s, chars: "</w>" in s, "the text </w>"),
+    (lambda s, chars: any(ord(c) > 0xFFFF for c in chars), "characters beyond the BMP (emoji)"),
+    (lambda s, chars: any(127 < ord(c) <= 0xFFFF and not c.isspace() for c in chars),
      "non-ASCII characters"),
-    (lambda s: any(not c.isprintable() and not c.isspace() for c in s),
+    (lambda s, chars: any(not c.isprintable() and not c.isspace() for c in chars),
      "control or invisible characters"),
 )
 
@@ -80,7 +83,8 @@ def outline(value: object) -> str:
     if isinstance(value, str):
         if not value:
             return "the empty str"
-        found = [label for test, label in _FEATURES if test(value)]
+        chars = set(value)
+        found = [label for test, label in _FEATURES if test(value, chars)]
         return f"a str of {_count(len(value), 'character')}" + (
             f" with {', '.join(found)}" if found else "")
     if isinstance(value, (list, tuple, set, frozenset, dict)):

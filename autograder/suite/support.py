@@ -41,16 +41,25 @@ def show(value: object, limit: int = 80, hidden_as: str | None = None) -> str:
     """
     if isinstance(value, Remote):
         return f"a {type_label(value.type_name)} object"
-    return evidence(_cut(repr(value), limit), outline(value) if hidden_as is None else hidden_as)
+    return evidence(_cut(value, limit), outline(value) if hidden_as is None else hidden_as)
 
 
 def versus(got: object, expected: object, limit: int = 80) -> str:
     """``got, expected expected`` for a message; hidden, how ``got`` differs (``compared``)."""
-    return evidence(f"{_cut(repr(got), limit)}, expected {_cut(repr(expected), limit)}",
+    return evidence(f"{_cut(got, limit)}, expected {_cut(expected, limit)}",
                     compared(got, expected))
 
 
-def _cut(text: str, limit: int) -> str:
+def _cut(value: object, limit: int) -> str:
+    """``repr(value)`` cut to ``limit`` characters, without writing out a huge value.
+
+    Messages are built whether or not a check fails, so this must stay cheap.
+    """
+    if isinstance(value, (str, list, tuple)) and len(value) > limit:
+        value = value[:limit]
+    elif isinstance(value, dict) and len(value) > limit:
+        value = dict(list(value.items())[:limit])
+    text = repr(value)
     return text if len(text) <= limit else text[: limit - 5] + " ...]"
 
 
