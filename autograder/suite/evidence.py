@@ -118,14 +118,26 @@ def compared(got: object, expected: object) -> str:
     return f"{article} {kind} {longer} than expected ({outline(expected)})"
 
 
-def render(text: str, reveal: bool, limit: int) -> str:
-    """A marked message as the student reads it, at most ``limit`` characters."""
+def _plain(text: str) -> str:
+    """``text`` without spaces and with one kind of quote, to compare spellings."""
+    return "".join(text.split()).replace("'", '"')
+
+
+def render(text: str, reveal: bool, limit: int, public: str = "") -> str:
+    """A marked message as the student reads it, at most ``limit`` characters.
+
+    Evidence that ``public`` spells out (the test's name, which every student reads, e.g.
+    ``merge_pair(["a","a","a"], ("a","a"))``) is no secret and stays, however hidden the test.
+    """
+    known = _plain(public)
+
     def piece(match: re.Match) -> str:
         shown, _, hidden = match.group(1).partition(SEP)
-        return shown if reveal else (hidden or "…")
+        stated = len(_plain(shown)) >= 3 and _plain(shown) in known
+        return shown if reveal or stated else (hidden or "…")
 
     out = _unmarked(PIECE.sub(piece, text))
-    if not reveal and PIECE.search(text):
+    if not reveal and _unmarked(PIECE.sub(lambda m: m.group(1).partition(SEP)[0], text)) != out:
         out = f"{_clip(out, limit - len(HIDDEN_NOTE) - 1)}\n{HIDDEN_NOTE}"
     return _clip(out, limit)
 

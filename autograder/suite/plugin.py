@@ -28,9 +28,10 @@ Hidden inputs: a message marks its *evidence* (the input and every value compute
 it, the student's exception message included; ``evidence.py``). For a test whose
 visibility is ``visible``, or with ``--show-hidden-inputs``, the evidence stays;
 otherwise each piece gives way to its outline ("a list of 5 items") and a note says
-why. Load warnings follow the same rule: those of a worker loaded before any test ran
-are the student's own code speaking and stay; a worker loaded later (after a crash, or
-with another hash seed) has lived beside hidden inputs, so its new warnings are evidence.
+why, unless the test's name spells the value out (then it is no secret). Load warnings
+follow the same rule: those of a worker loaded before any test ran are the student's
+own code speaking and stay; a worker loaded later (after a crash, or with another hash
+seed) has lived beside hidden inputs, so its new warnings are evidence.
 """
 
 import contextlib
@@ -268,7 +269,7 @@ class Recorder:
             exc = call.excinfo.value if call.excinfo is not None else None
             message = student_message(exc, item.nodeid) if exc is not None else "failed"
             result["output"] = render(message, self.reveal or result["visibility"] == "visible",
-                                      MESSAGE_LIMIT)
+                                      MESSAGE_LIMIT, public=result["name"])
         elif report.skipped and not result["_failed"]:
             result["_failed"] = True
             result["output"] = "not run"

@@ -121,6 +121,10 @@ def test_evidence_marks_cannot_be_forged_to_reveal_anything() -> None:
     assert "secret" not in render(f"raised {forged}", False, 200)
     assert render(f"got {show('x' * 500)}", False, 200).startswith("got a str of 500 characters")
     assert outline("a\tb <UNK>") == "a str of 9 characters with a tab, the text <UNK>"
+    # A value the test's name spells out is no secret; any other stays hidden.
+    name = 'merge_pair(["a","a","a"], ("a","a")) == ["aa","a"]'
+    assert "['a', 'a', 'a']" in render(f"f({show(['a', 'a', 'a'])})", False, 200, name)
+    assert "['a', 'a', 'b']" not in render(f"f({show(['a', 'a', 'b'])})", False, 200, name)
     # A reply is described against the expected value, never by numbers it chose.
     assert "104" not in compared(list(range(104)), [1, 2]) + compared(104, 3)
     withheld = shown_warnings(["cell 1: NameError", evidence("cell 1: NameError"),
