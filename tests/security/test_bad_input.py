@@ -14,8 +14,8 @@ can throw at the grader:
   "internal grader error").
 
 Then the Gradescope entry point: it writes a valid ``results.json`` for a surrogate, a
-link, and a grader that raises (the one fault that needs injecting: no real input makes
-``grade_file`` raise once these fixes are in).
+link, a grader that raises and a results writer that raises (those two faults are
+injected: no real input makes them happen once these fixes are in).
 """
 
 import csv
@@ -229,3 +229,17 @@ def test_gradescope_writes_results_when_the_grader_raises(tmp_path, monkeypatch)
     data = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     assert not gradescope_problems(data) and data["score"] == 0
     assert "internal grader error: RuntimeError: grader bug \\ud800" in data["output"]
+
+
+def test_gradescope_writes_a_minimal_file_when_even_writing_fails(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+
+    def broken(*args, **kwargs):
+        raise ValueError("cannot write")
+
+    monkeypatch.setattr(gradescope_run, "write_gradescope", broken)
+    assert gradescope_run.main(["--root", str(root)]) == 0
+    data = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert not gradescope_problems(data) and data["score"] == 0
+    assert "could not be graded" in data["output"]
