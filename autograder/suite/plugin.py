@@ -49,6 +49,7 @@ import pytest
 from autograder.parts import GRADING_ORDER, PART_OF, POINTS
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
 from autograder.suite.evidence import evidence, is_all_evidence, render, type_label
+from autograder.suite.support import raised_at
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 MESSAGE_LIMIT = 1500
@@ -188,7 +189,7 @@ def student_message(exc: BaseException, where: str = "") -> str:
         return _clip(message)
     if isinstance(exc, StudentError):
         detail = f": {evidence(exc.message)}" if exc.message.strip() else ""
-        return _clip(f"your code raised {type_label(exc.type_name)}{detail}")
+        return _clip(f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail}")
     if isinstance(exc, WorkerFailure):
         if exc.kind == "timeout":
             seconds = re.search(r"within ([\d.]+) s", exc.detail)

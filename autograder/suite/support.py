@@ -13,6 +13,7 @@ import contextlib
 import math
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 
@@ -67,6 +68,57 @@ def check(condition: object, message: str) -> None:
     """Fail the test with ``message`` unless ``condition`` holds."""
     if not condition:
         raise AssertionError(message)
+
+
+class Failures:
+    """The failing checks of one test, reported together instead of the first one alone.
+
+    ``with failures.case():`` runs one independent check (one corpus, one input); an
+    ``AssertionError`` or a ``StudentError`` inside it is recorded and the test goes on
+    with the next case. ``report()`` fails the test with every recorded message, at most
+    ``limit`` of them written out, and says how many more there are.
+    """
+
+    def __init__(self, limit: int = 4) -> None:
+        self.messages: list[str] = []
+        self.limit = limit
+
+    def check(self, condition: object, message: str) -> None:
+        if not condition:
+            self.messages.append(message)
+
+    @contextlib.contextmanager
+    def case(self):
+        try:
+            yield
+        except AssertionError as exc:
+            self.messages.append(str(exc) or "a check failed")
+        except StudentError as exc:
+            message = getattr(exc, "student_message", None) or (
+                f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
+                + (f": {evidence(clip(exc.message))}" if exc.message.strip() else ""))
+            self.messages.append(message)
+
+    def report(self) -> None:
+        if not self.messages:
+            return
+        if len(self.messages) == 1:
+            raise AssertionError(self.messages[0])
+        shown = self.messages[: self.limit]
+        more = len(self.messages) - len(shown)
+        text = f"{len(self.messages)} checks failed: " + " ".join(
+            f"({i}) {m}" for i, m in enumerate(shown, 1))
+        raise AssertionError(text + (f" (and {more} more)" if more else ""))
+
+
+def raised_at(exc: StudentError) -> str:
+    """``" at cell 9, line 12"``: where the student's code raised, when the worker knows.
+
+    The worker runs student code, so only that exact shape is shown: free text there
+    could carry a hidden input (see ``evidence.py``).
+    """
+    where = getattr(exc, "where", "")
+    return f" at {where}" if re.fullmatch(r"(cell \d{1,5}, )?line \d{1,7}", where) else ""
 
 
 def is_int(value: object) -> bool:
@@ -300,6 +352,15 @@ class InWorker:
         return results[0] if times == 1 else results  # type: ignore[index]
 
 
+def mro_names(student, name: str) -> list[str]:
+    """The names of the classes ``name`` derives from, read in the worker as plain strings."""
+    cls = handle(student, name)
+    mro = student.get(cls, "__mro__")
+    check(type(mro) is tuple and all(isinstance(c, Remote) for c in mro),
+          f"{name}.__mro__ should be a tuple of classes, got {show(mro)}")
+    return [str(student.get(c, "__name__")) for c in mro]  # type: ignore[union-attr]
+
+
 def handle(student, name: str, attribute: str | None = None) -> Remote:
     """The worker's ``name`` (or ``name.attribute``), looked up once per worker."""
     key = ("handle", name, attribute)
@@ -335,7 +396,7 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
             except StudentError as exc:
                 where = describe(row) if describe else show(row if len(row) > 1 else row[0])
                 exc.student_message = (  # type: ignore[attr-defined]
-                    f"your code raised {type_label(exc.type_name)}"
+                    f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
                     + (f": {evidence(clip(exc.message))}" if exc.message else "")
                     + f" (for {where})"
                 )
@@ -363,7 +424,8 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
         detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         exc.student_message = (  # type: ignore[attr-defined]
-            f"your code raised {type_label(exc.type_name)}{detail} (in decode(encode({where})))")
+            f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} "
+            f"(in decode(encode({where})))")
         raise
     check(type(results) is list and len(results) == len(texts),
           "the grader could not call your code")
@@ -497,3 +559,40 @@ def ratio_text(ratio: float, give_up: float) -> str:
 
 def ms_text(seconds: float) -> str:
     return "stopped" if seconds == math.inf else f"{seconds * 1e3:.1f} ms"
+
+
+# --- what a message says (Part 1) -----------------------------------------------------
+
+# Who must provide the method: a subclass, a concrete implementation, or one named.
+WHO = re.compile(
+    r"sub-?\s?class|child class|derived class|inherit|concrete|chartokenizer|bpetokenizer"
+)
+# ... or the duty itself: overriding, or an obligation to implement, provide or define.
+DUTY = re.compile(
+    r"overrid|override|(must|should|shall|need|needs|has to|have to|is required to|are "
+    r"required to|to be|responsib\w*)(\s+\w+){0,3}?\s+(implement|provide|define|supply)"
+)
+
+
+def names_method(message: str, method: str) -> bool:
+    """``encode`` (``encode()``, ``Tokenizer.encode``, "encoding") appears as a word."""
+    return re.search(rf"(?<![a-z]){method[:-1]}(e|es|ed|ing|er)\b", message) is not None
+
+
+def duty_problems(message: str, method: str) -> list[str]:
+    """What the message of ``Tokenizer.method``'s ``NotImplementedError`` fails to say.
+
+    It must name the method and say that a subclass or a concrete implementation has
+    to provide it, in any words: "subclasses must implement encode", "encode() must be
+    overridden", "use a concrete implementation like CharTokenizer", ... A message that
+    names only the other method was copied from it.
+    """
+    text = " ".join(message.lower().split())
+    other = "decode" if method == "encode" else "encode"
+    problems = []
+    if not names_method(text, method):
+        problems.append(f"name the method ({method})" + (
+            f" rather than {other}" if names_method(text, other) else ""))
+    if not (WHO.search(text) or DUTY.search(text)):
+        problems.append("say that a subclass (or a concrete tokenizer) must provide it")
+    return problems

@@ -64,6 +64,7 @@ from .support import (
     handle,
     is_int,
     many,
+    mro_names,
     ms_text,
     random_text,
     ratio_text,
@@ -131,7 +132,10 @@ def test_worked_example(student):
 
 @pytest.mark.points(2)
 def test_constructor_vocabulary(student):
-    """The vocabulary is [UNK] + the given characters in order, first occurrence kept"""
+    """A Tokenizer subclass; the vocabulary is [UNK] + the given characters, first kept"""
+    bases = mro_names(student, "CharTokenizer")
+    check("Tokenizer" in bases[1:], f"CharTokenizer should be a subclass of Tokenizer "
+          f"(class CharTokenizer(Tokenizer): ...); it derives from {', '.join(bases[1:])}")
     toks = make_many(student, VOCABS)
     found = {name: attributes(student, toks, name)
              for name in ("vocab", "vocab_size", "unk_id", "char_to_id", "id_to_char")}
@@ -224,11 +228,17 @@ def covering_vocab(text: str, extra: str, rng: random.Random) -> list[str]:
     return chars
 
 
+# Other tokenizers' markers (Ġ byte-level BPE's space, ▁ SentencePiece's, ## WordPiece's
+# continuation) and backslashes are ordinary characters here: they come back as themselves.
+MARKER_TEXTS = ["Ġhello Ġworld", "▁the ▁cat", "play ##ing", "Ġ▁## \\1 a.b*", "ĠĠ▁▁####"]
+
+
 @pytest.mark.points(3)
 def test_round_trip(student):
     """decode(encode(text)) == text when every character is in the vocabulary"""
     rng = random.Random(3)
-    round_trip_cases(student, by_size([(covering_vocab(t, "", rng), t) for _, t in CASES]))
+    texts_ = [t for _, t in CASES] + MARKER_TEXTS
+    round_trip_cases(student, by_size([(covering_vocab(t, "", rng), t) for t in texts_]))
 
     @settings(max_examples=ROUND_TRIP_EXAMPLES)
     @given(text=texts(), extra=st.lists(ANY_CHAR, max_size=4).map("".join),
@@ -268,7 +278,7 @@ def test_decode_rejects_bad_ids(student):
                               student.method, tok, "decode", [1, bad])
         check(str(bad) in error.message or repr(bad) in error.message,
               f"the ValueError of decode([1, {show(bad)}]) should name the bad ID {show(bad)}; "
-              f"its message was {show(error.message[:200])}")
+              f"its message was {show(error.message[:200], 220)}")
 
 
 @pytest.mark.points(1)

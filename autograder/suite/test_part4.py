@@ -215,7 +215,13 @@ def merge_case(seed: int) -> tuple[list[str], tuple[str, str]]:
     return tokens, (rng.choice(["a", "b", "aa"]), rng.choice(["a", "b", EOW]))
 
 
-MERGE_CASES = by_size([merge_case(seed) for seed in range(60)])
+# Merged strings with backslashes and regex metacharacters ("\\1" is a group reference
+# in a re.sub replacement): merge_pair is about lists of strings, not patterns.
+SPECIAL_MERGE_CASES = [(["\\", "1", "x", "\\", "1"], ("\\", "1")),
+                       (["a", ".", "*", EOW], (".", "*")),
+                       (["(", "a", "\\", "g<0>"], ("\\", "g<0>")),
+                       (["$", "1", "$"], ("$", "1"))]
+MERGE_CASES = by_size([merge_case(seed) for seed in range(60)] + SPECIAL_MERGE_CASES)
 
 
 @pytest.mark.points(3)

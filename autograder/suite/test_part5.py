@@ -125,7 +125,7 @@ def test_create_unknown_strategy(student):
                               "create_tokenizer", strategy, 100, ["a b"])
         check("char" in error.message.lower() and "bpe" in error.message.lower(),
               f"the ValueError of create_tokenizer({show(strategy)}) should list the valid "
-              f"strategies ('bpe', 'char'); its message was {show(error.message[:200])}")
+              f"strategies ('bpe', 'char'); its message was {show(error.message[:200], 220)}")
 
 
 @pytest.mark.points(2)
