@@ -26,6 +26,7 @@ from autograder.report.schema import grades_csv_problems
 from autograder.report.stats import ClassStats
 from autograder.report.summary import console_summary
 from autograder.student_bundle import main as bundle_main
+from autograder.suite.evidence import render
 from autograder.suite.support import show
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,11 +58,14 @@ def solution_lines() -> set[str]:
 
 def test_student_bundle_holds_the_release_and_nothing_hidden(bundle) -> None:
     names = bundle.namelist()
+    release = ROOT / "assignments" / "tokenization"
     assert sorted(names) == sorted([
-        "tokenization/tokenization.ipynb", "tokenization/tinyshakespeare.txt",
+        *(f"tokenization/{p.relative_to(release).as_posix()}" for p in release.rglob("*")
+          if p.is_file() and "__pycache__" not in p.parts),
         "tokenization/README-students.txt", "tokenization/requirements.txt",
         "tokenization/jupyter/labconfig/page_config.json",
         "tokenization/jupyter/jupyter_server_config.json"])
+    assert "tokenization/tokenization.ipynb" in names
     hidden_tests = {n.name for p in (ROOT / "autograder" / "suite").glob("test_part*.py")
                     for n in ast.walk(ast.parse(p.read_text())) if isinstance(
                         n, ast.FunctionDef) and n.name.startswith("test_")}
@@ -138,16 +142,22 @@ def test_a_course_folder_in_the_checkout_is_ignored_unlinted_and_uncollected(tmp
     assert sorted(ignored.stdout.split()) == sorted(paths)
 
 
+def shown(value: object) -> str:
+    """``show(value)`` as a student reads it when the inputs are revealed."""
+    return render(show(value), reveal=True, limit=10_000)
+
+
 def test_show_drops_elements_never_characters() -> None:
-    assert show(list(range(100))) .endswith(", ... (82 more)]")
-    assert show(tuple(range(100))).startswith("(0, 1, ") and show(tuple(range(100)))[-1] == ")"
+    assert shown(list(range(100))).endswith(", ... (82 more)]")
+    assert shown(tuple(range(100))).startswith("(0, 1, ") and shown(tuple(range(100)))[-1] == ")"
+    assert shown(set(range(10**6))).endswith(", ... (999983 more)}")
     nested = {f"k{i}": [list(range(30))] * 3 for i in range(20)}
     for value in (list(range(1000)), nested, ["x" * 500] * 3, "y" * 400, {1, 2, *range(99)}):
-        text = show(value)
+        text = shown(value)
         assert len(text) <= 120, text
         # what is shown still parses as Python once the "... (N more)" markers are dropped
         ast.parse(re.sub(r"(, )?\.\.\. \(\d+ more\)|\.\.\. \(\+\d+ characters\)", "", text))
-    assert show([1, 2, 3]) == "[1, 2, 3]"
+    assert shown([1, 2, 3]) == "[1, 2, 3]"
 
 
 def test_grades_csv_leaves_the_scores_of_an_ungraded_row_empty() -> None:

@@ -17,6 +17,7 @@ fails before it says it is ready (before it has read any student code) is the
 machine's fault, not the student's: ``WorkerFailure`` of kind ``"environment"``.
 """
 
+import ast
 import contextlib
 import json
 import os
@@ -30,8 +31,7 @@ from pathlib import Path
 
 from ..extract import StudentCode
 from ..parts import METHOD_PART
-from . import limits
-from .reference import reference_without
+from . import limits, standin
 from .worker import MAX_MESSAGE, send
 
 
@@ -49,6 +49,7 @@ class StudentError(Exception):
     def __init__(self, type_name: str, mro: list[str], message: str) -> None:
         super().__init__(f"{type_name}: {message}")
         self.type_name, self.mro, self.message = type_name, mro, message
+        self.where = ""  # the student's line it was raised at: "cell 9, line 12"
 
     def is_a(self, name: str) -> bool:
         """True if the student's exception derives from the builtin class ``name``."""
@@ -115,8 +116,33 @@ def _encode(value: object) -> object:
     return value
 
 
+def _statements(code: StudentCode, part: int) -> list[dict]:
+    """What the worker runs: the graded part's statements and the shared ones (errors
+    reported), and the student's classes of other parts (quiet: only what the reference
+    does not define is kept of them). Other parts' functions never run: stand-ins do."""
+    also = tuple(cls for (cls, _), p in METHOD_PART.items() if p == part)
+    graded = {id(s) for s in code.for_part(part, also=also)}
+    out = []
+    for statement in code.statements:
+        entry = {"source": statement.source, "origin": statement.origin,
+                 "names": list(statement.names), "graded": id(statement) in graded}
+        if not entry["graded"]:
+            # Another part's class is kept (quietly); its functions wait for ``trust``.
+            entry["deferred"] = not _is_class(statement)
+        out.append(entry)
+    return out
+
+
+def _is_class(statement) -> bool:
+    try:
+        return isinstance(ast.parse(statement.source).body[0], ast.ClassDef)
+    except (SyntaxError, ValueError, RecursionError, IndexError):
+        return False
+
+
 class Worker:
-    """A sandboxed process: the submission's part ``part`` plus the reference for the rest."""
+    """A sandboxed process: the submission's part ``part``, and stand-ins for the other
+    parts that the scoring process answers with the reference."""
 
     def __init__(
         self, code: StudentCode, part: int, timeout: float = 10.0, hash_seed: int = 0,
@@ -130,14 +156,13 @@ class Worker:
         self.process: subprocess.Popen | None = None
         self.load_errors: list[str] = []
         self.names: set[str] = set()
-        reference, exports = reference_without(part)
-        grafts = [[cls, m] for (cls, m), p in METHOD_PART.items() if p == part]
-        statements = code.for_part(part, also=tuple(cls for cls, _ in grafts))
+        self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
+        self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
+        self._server = standin.server(part)
+        self._serving = False  # stand-ins are answered once the code is loaded
         self._load_message = {
-            "reference": reference,
-            "exports": exports,
-            "student": [{"source": s.source, "origin": s.origin} for s in statements],
-            "graft": grafts,
+            "standins": self._server.describe(),
+            "student": _statements(code, part),
         }
         try:
             self._start()
@@ -156,6 +181,17 @@ class Worker:
             raise self._fail("protocol", "the worker did not load")
         self.load_errors = [str(e) for e in reply.get("errors", [])][:50]
         self.names = {str(n) for n in reply.get("names", [])}
+        self._serving = True
+
+    def trust(self, names: list[str]) -> list[str]:
+        """Let the student's own functions ``names`` (other parts, fully passed) replace
+        their stand-ins; returns the names that now run the student's code."""
+        self._send({"op": "trust", "names": sorted(names)})
+        reply = self._receive()
+        if type(reply) is not dict or reply.get("ok") is not True:
+            return []
+        value = _decode(reply.get("value"))
+        return [str(n) for n in value] if type(value) is list else []
 
     def _start(self) -> None:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
@@ -236,14 +272,33 @@ class Worker:
             return None
 
     def _receive(self) -> object:
+        """The worker's reply; stand-in calls that come first are answered on the way."""
         deadline = time.monotonic() + self.timeout
-        size = int.from_bytes(self._read(4, deadline), "big")
-        if size > MAX_MESSAGE:
-            raise self._fail("protocol", "reply too large")
+        while True:
+            size = int.from_bytes(self._read(4, deadline), "big")
+            if size > MAX_MESSAGE:
+                raise self._fail("protocol", "reply too large")
+            try:
+                message = json.loads(self._read(size, deadline).decode("utf-8"))
+            except ValueError as exc:
+                raise self._fail("protocol", "reply is not JSON") from exc
+            if type(message) is not dict or "ref" not in message:
+                return message
+            self._send(self._answer_standin(message, deadline))
+
+    def _answer_standin(self, message: dict, deadline: float) -> dict:
+        """Run one stand-in call on the reference, within the request's time."""
+        if not self._serving:
+            return {"ref_error": {"type": "RuntimeError", "message":
+                                  "the other parts cannot be called while the code loads"}}
+        started = time.thread_time()
         try:
-            return json.loads(self._read(size, deadline).decode("utf-8"))
-        except ValueError as exc:
-            raise self._fail("protocol", "reply is not JSON") from exc
+            with standin.cpu_limit(deadline - time.monotonic()):
+                return self._server.serve(message)
+        except standin.OutOfTime:
+            raise self._fail("timeout", f"no answer within {self.timeout:g} s") from None
+        finally:
+            self.ref_seconds += time.thread_time() - started
 
     def _fail(self, kind: str, detail: str) -> WorkerFailure:
         self.failure_output = self.output()
@@ -275,11 +330,13 @@ class Worker:
         if type(error) is not dict:
             raise self._fail("protocol", "malformed error reply")
         mro = error.get("mro")
-        raise StudentError(
+        failure = StudentError(
             str(error.get("type"))[:100],
             [str(m)[:100] for m in mro][:50] if type(mro) is list else [],
             str(error.get("message"))[:2000],
         )
+        failure.where = str(error.get("where") or "")[:100]
+        raise failure
 
     def call(self, name: str, *args: object, **kwargs: object) -> object:
         """Call a module-level function or class of the submission."""
