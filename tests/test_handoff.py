@@ -6,6 +6,7 @@ the real grader grades them once (a subprocess); each test then works on its own
 of that course: the hand-off, a TA's manual grade as formgrader sets it, and the real
 ``nbgrader export`` (a subprocess). nbgrader takes seconds to import, so the rest runs
 in-process: generate_assignment through nbgrader's API, the hand-off through its main().
+Over 300 lines because every test shares one slow fixture (a course graded for real).
 """
 
 import csv

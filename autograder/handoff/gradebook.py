@@ -2,6 +2,7 @@
 
 See the package docstring for what it sets and why; nothing here runs student code.
 ``copies`` makes the formgrader notebooks, ``feedback_page`` the students' pages.
+A little over 300 lines: the gradebook rules (scores, flags, comments) stay in one class.
 """
 
 import csv
