@@ -3,7 +3,8 @@
 ``nbgrader generate_assignment`` makes the gradebook, five students submit (the
 source notebook, the release stub with a written reflection, the buggy sample, and the
 sample .py with and without a ``REFLECTION`` string), the real grader grades them once
-(a subprocess); each test then works on its own copy of that course: the hand-off, a TA's manual grade as formgrader sets it, and the real
+(a subprocess); each test then works on its own copy of that course: the hand-off, a
+TA's manual grade as formgrader sets it, and the real
 ``nbgrader export`` (a subprocess). nbgrader takes seconds to import, so the rest runs
 in-process: generate_assignment through nbgrader's API, the hand-off through its main().
 Over 300 lines because every test shares one slow fixture (a course graded for real).
