@@ -173,8 +173,12 @@ def feedback_html(result: SubmissionResult, assignment: str = "tokenization",
     body += [_part_section(result, p) for p in PARTS]
     body += [_hand_section(item) for item in hand_graded]
     body.append(
-        "<footer>Each part is graded on its own: a bug in one part does not cost points "
-        "in another.</footer>"
+        "<footer>Each part is graded on its own, so a bug in one part does not cost points "
+        "in another: wherever the graded part uses another part (a base class, a helper "
+        "function, a tokenizer it builds), the reference version stands in for the names the "
+        "specification lists there, while your own constants, helpers and extra methods are "
+        "kept. A part that passed every one of its tests runs as you wrote it in the parts "
+        "graded after it.</footer>"
     )
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
