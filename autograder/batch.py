@@ -6,13 +6,14 @@ bytes, same grader) is not graded again, so an interrupted batch resumes.
 
 Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
-``status="error"`` and the reason.
+``status="error"`` and the reason. Every result leaves ``grade_one`` made safe for
+the reports (``report.safe.safe_result``).
 
 Every result names the sandbox level its code ran at (``isolation``). At the
 basic level student code runs as the grader's own user, so nothing but time keeps
 two students apart: submissions are then graded one at a time, whatever ``jobs``
 says, and after each one every process below the batch is killed before the next
-starts (``limits.kill_descendants``), and the result says it was graded so.
+starts (``cleanup.kill_descendants``), and the result says it was graded so.
 """
 
 import time
@@ -22,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from .cache import ResultCache
 from .collect import Submission
 from .parts import POINTS
+from .report.safe import safe_result
 from .results import SubmissionResult
 from .sandbox import cleanup, limits
 
@@ -43,14 +45,16 @@ def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
 
 
 def grade_one(
-    sub: Submission, *, timeout: float, hidden_visibility: str, cache: ResultCache | None = None
+    sub: Submission, *, timeout: float, hidden_visibility: str, cache: ResultCache | None = None,
+    show_hidden_inputs: bool = False,
 ) -> SubmissionResult:
     """Grade one submission (or take its cached result); never raises."""
     level = limits.isolation()[0]
     if sub.path is None:
         result = error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
+        result["warnings"] = list(sub.notes)
         result["isolation"] = level
-        return result
+        return safe_result(result)
     started = time.monotonic()
     try:
         result = cache.get(sub.path) if cache else None
@@ -63,6 +67,7 @@ def grade_one(
                 source_label=sub.label,
                 timeout=timeout,
                 hidden_visibility=hidden_visibility,
+                show_hidden_inputs=show_hidden_inputs,
             )
             if cache:
                 cache.put(sub.path, result)
@@ -79,7 +84,7 @@ def grade_one(
     marks = [limits.PROMISES["basic"]] if level == "basic" else []
     result["warnings"] = [*marks, *sub.notes, *result.get("warnings", [])]
     result["isolation"] = level
-    return result
+    return safe_result(result)
 
 
 def grade_all(
@@ -90,6 +95,7 @@ def grade_all(
     hidden_visibility: str = "after_published",
     on_done: Callable[[SubmissionResult, int, int], None] | None = None,
     cache: ResultCache | None = None,
+    show_hidden_inputs: bool = False,
 ) -> list[SubmissionResult]:
     """Grade ``subs`` with ``jobs`` in parallel (one at a time at the basic level);
     results sorted by student_id."""
@@ -99,7 +105,8 @@ def grade_all(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [
             pool.submit(
-                grade_one, s, timeout=timeout, hidden_visibility=hidden_visibility, cache=cache
+                grade_one, s, timeout=timeout, hidden_visibility=hidden_visibility, cache=cache,
+                show_hidden_inputs=show_hidden_inputs,
             )
             for s in subs
         ]

@@ -41,6 +41,7 @@ from autograder.sandbox import (
     cleanup,
     limits,
 )
+from autograder.suite.evidence import STATIC_NAMES, evidence
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
@@ -157,7 +158,10 @@ class PartState:
                 self.broken = message
             raise GradingStopped(message) from None
         worker.timeout = CALL_TIMEOUT
-        self.config.stash[WARNINGS_KEY].extend(worker.load_errors)
+        # A worker loaded after tests began may have seen hidden inputs (plugin.py).
+        fresh = opened is not None
+        self.config.stash[WARNINGS_KEY].extend(
+            worker.load_errors if fresh else map(evidence, worker.load_errors))
         return worker
 
     def prestart(self, hash_seed: int, opened: Worker) -> None:
@@ -324,7 +328,9 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
     path = pytestconfig.getoption("--submission")
     if not path:
         raise pytest.UsageError("the hidden suite needs --submission=PATH")
-    return extract(Path(path))
+    code = extract(Path(path))
+    STATIC_NAMES.update(code.defined())  # names fixed before any input exists
+    return code
 
 
 def _quietly(start, *args) -> None:

@@ -4,6 +4,9 @@ Every check raises ``AssertionError`` with a message written for the student: wh
 called, what came back, what the specification asks for, and at most a small input.
 Replies are validated *before* they are compared (an ``encode`` must return a list of
 ``int``, ``bool`` excluded), so a wrong type gives a clear message, not a grader error.
+
+Everything in a message that a hidden input determines is marked as evidence
+(``evidence.py``): ``show`` marks a value and gives its outline ("a list of 5 items").
 """
 
 import contextlib
@@ -18,6 +21,8 @@ from hypothesis import strategies as st
 
 from autograder.sandbox import Remote, StudentError, WorkerFailure
 
+from .evidence import compared, evidence, outline, type_label
+
 UNK = "<UNK>"
 EOW = " "
 # Hypothesis examples of the round-trip properties, after the seeded cases.
@@ -29,12 +34,71 @@ EXTRA_HASH_SEEDS = (2, 3)
 # --- messages and reply checks --------------------------------------------------------
 
 
-def show(value: object, limit: int = 80) -> str:
-    """``repr`` of a value, cut to ``limit`` characters for messages."""
+def show(value: object, limit: int = 80, hidden_as: str | None = None) -> str:
+    """``repr`` of a value, cut to ``limit`` characters, marked as evidence.
+
+    Hidden, it reads as ``hidden_as``, by default the value's outline ("a str of 3
+    characters with a tab").
+    """
     if isinstance(value, Remote):
-        return f"a {value.type_name} object"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 5] + " ...]"
+        return f"a {type_label(value.type_name)} object"
+    return evidence(_cut(value, limit), outline(value) if hidden_as is None else hidden_as)
+
+
+def versus(got: object, expected: object, limit: int = 80) -> str:
+    """``got, expected expected`` for a message; hidden, how ``got`` differs (``compared``)."""
+    return evidence(f"{_cut(got, limit)}, expected {_cut(expected, limit)}",
+                    compared(got, expected))
+
+
+def _cut(value: object, limit: int) -> str:
+    """``repr(value)`` in about ``limit`` characters, without writing out a huge value.
+
+    Messages are built whether or not a check fails, so this must stay cheap: a long
+    container is cut to its first ``limit`` elements before anything is written. A long
+    value is then shortened by dropping whole elements, never by cutting its text, so what
+    is shown still reads as the structure it came from: ``[1, 2, ... (98 more)]``,
+    ``{'a': 1, ... (5 more)}``, ``'abc'... (+900 characters)``. Nested values get a share
+    of the room and are shortened the same way.
+    """
+    sized = isinstance(value, (str, list, tuple, dict, set, frozenset))
+    size = len(value) if sized else 0
+    if isinstance(value, (str, list, tuple)) and size > limit:
+        value = value[:limit]
+    elif isinstance(value, dict) and size > limit:
+        value = dict(list(value.items())[:limit])
+    text = repr(value) if not sized or size <= limit else ""
+    if text and len(text) <= limit:
+        return text
+    if isinstance(value, str):
+        keep = max(limit - 24, 8)
+        return f"{value[:keep]!r}... (+{size - keep} characters)"
+    if sized:
+        return _elements(value, limit, size)
+    return f"<{type(value).__name__} whose repr has {len(text)} characters>"
+
+
+def _elements(value: list | tuple | dict | set | frozenset, limit: int, size: int) -> str:
+    """The first elements of a container that fit in ``limit``; ``size`` of them in all."""
+    start, end = {list: "[]", tuple: "()"}.get(type(value), "{}")
+    pairs = value.items() if isinstance(value, dict) else value
+    shown: list[str] = []
+    width = len(start) + len(end)
+    for i, element in enumerate(pairs):
+        if isinstance(value, dict):
+            room = max(limit // 3, 12)
+            item = f"{_cut(element[0], room)}: {_cut(element[1], room)}"
+        else:
+            item = _cut(element, max(limit // 2, 16))
+        more = size - i - 1
+        tail = len(f", ... ({more} more)") if more else 0
+        if shown and width + len(item) + 2 + tail > limit:
+            break
+        shown.append(item)
+        width += len(item) + 2
+    left = size - len(shown)
+    body = ", ".join(shown) + (f", ... ({left} more)" if left else "")
+    return f"{start}{body}{end}"
 
 
 def check(condition: object, message: str) -> None:
@@ -68,8 +132,8 @@ class Failures:
             self.messages.append(str(exc) or "a check failed")
         except StudentError as exc:
             message = getattr(exc, "student_message", None) or (
-                f"your code raised {exc.type_name}{raised_at(exc)}"
-                + (f": {clip(exc.message)}" if exc.message.strip() else ""))
+                f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
+                + (f": {evidence(clip(exc.message))}" if exc.message.strip() else ""))
             self.messages.append(message)
 
     def report(self) -> None:
@@ -85,9 +149,13 @@ class Failures:
 
 
 def raised_at(exc: StudentError) -> str:
-    """``" at cell 9, line 12"``: where the student's code raised, when the worker knows."""
+    """``" at cell 9, line 12"``: where the student's code raised, when the worker knows.
+
+    The worker runs student code, so only that exact shape is shown: free text there
+    could carry a hidden input (see ``evidence.py``).
+    """
     where = getattr(exc, "where", "")
-    return f" at {where}" if where else ""
+    return f" at {where}" if re.fullmatch(r"(cell \d{1,5}, )?line \d{1,7}", where) else ""
 
 
 def is_int(value: object) -> bool:
@@ -101,7 +169,7 @@ def is_number(value: object) -> bool:
 
 
 def kind(value: object) -> str:
-    return "a handle to a " + value.type_name if isinstance(value, Remote) else type(
+    return "a handle to a " + type_label(value.type_name) if isinstance(value, Remote) else type(
         value
     ).__name__
 
@@ -132,7 +200,7 @@ def expect_remote(value: object, what: str, type_name: str | None = None) -> Rem
     if type_name is not None:
         check(
             value.type_name == type_name,  # type: ignore[union-attr]
-            f"{what} should return a {type_name}, got a {value.type_name}",  # type: ignore
+            f"{what} should return a {type_name}, got a {type_label(value.type_name)}",  # type: ignore
         )
     return value  # type: ignore[return-value]
 
@@ -166,9 +234,9 @@ def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) ->
     except StudentError as exc:
         if exc.is_a(kind_name):
             return exc
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         raise AssertionError(
-            f"{what} should raise {kind_name}, but it raised {exc.type_name}{detail}"
+            f"{what} should raise {kind_name}, but it raised {type_label(exc.type_name)}{detail}"
         ) from None
     raise AssertionError(f"{what} should raise {kind_name}, but it returned {show(value)}")
 
@@ -365,8 +433,9 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
             except StudentError as exc:
                 where = describe(row) if describe else show(row if len(row) > 1 else row[0])
                 exc.student_message = (  # type: ignore[attr-defined]
-                    f"your code raised {exc.type_name}{raised_at(exc)}"
-                    + (f": {clip(exc.message)}" if exc.message else "") + f" (for {where})"
+                    f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
+                    + (f": {evidence(clip(exc.message))}" if exc.message else "")
+                    + f" (for {where})"
                 )
                 raise
         raise
@@ -390,9 +459,9 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
         results = call(builtins["list"], "__call__", back)
     except StudentError as exc:
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         exc.student_message = (  # type: ignore[attr-defined]
-            f"your code raised {exc.type_name}{raised_at(exc)}{detail} "
+            f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} "
             f"(in decode(encode({where})))")
         raise
     check(type(results) is list and len(results) == len(texts),

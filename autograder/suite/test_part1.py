@@ -11,7 +11,16 @@ import pytest
 
 from autograder.sandbox import StudentError
 
-from .support import Failures, check, clip, duty_problems, expect_remote, show
+from .support import (
+    Failures,
+    check,
+    clip,
+    duty_problems,
+    evidence,
+    expect_remote,
+    show,
+    type_label,
+)
 
 PART = 1
 
@@ -23,10 +32,11 @@ def base_error(student, method: str, argument: object) -> StudentError:
     try:
         value = student.method(tokenizer, method, argument)
     except StudentError as exc:
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         check(
             exc.is_a("NotImplementedError"),
-            f"{call} should raise NotImplementedError, but it raised {exc.type_name}{detail}",
+            f"{call} should raise NotImplementedError, but it raised "
+            f"{type_label(exc.type_name)}{detail}",
         )
         return exc
     raise AssertionError(f"{call} should raise NotImplementedError, but it returned {show(value)}")
@@ -37,7 +47,7 @@ def check_duty(exc: StudentError, method: str) -> None:
     check(
         not problems,
         f"the NotImplementedError of Tokenizer.{method} should {' and '.join(problems)}; "
-        f"the message was {clip(exc.message)!r}",
+        f"the message was {show(clip(exc.message), 220)}",
     )
 
 

@@ -66,6 +66,7 @@ from .support import (
     by_size,
     check,
     decode_of_encode,
+    evidence,
     expect_ids,
     expect_pairs,
     expect_raises,
@@ -84,6 +85,8 @@ from .support import (
     ratio_text,
     show,
     texts,
+    type_label,
+    versus,
 )
 
 PART = 3
@@ -144,7 +147,7 @@ def reference(corpus: tuple[str, ...], target: int) -> ref.BPETokenizer:
 
 
 def train(student, corpus: list[str], target: int = 1000):
-    tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({target})",
+    tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({show(target)})",
                         "BPETokenizer")
     student.method(tok, "train", corpus)
     return tok
@@ -166,29 +169,29 @@ def compare_merges(got: list, expected: list, where: str) -> None:
         check(False, f"on {where}: training learned {len(got)} merges, expected "
                      f"{len(expected)} (the first {min(len(got), len(expected))} agree)")
     agree = " (the merges before it agree)" if same else ""
-    check(False, f"on {where}: merge {same + 1} is {got[same]!r}, expected "
-                 f"{expected[same]!r}{agree}")
+    check(False, f"on {where}: merge {same + 1} is "
+                 f"{versus(got[same], expected[same])}{agree}")
 
 
 def compare_vocab(got: list[str], expected: list[str], what: str) -> None:
     if got == expected:
         return
     twice = next((t for t in got if got.count(t) > 1), None)
-    check(twice is None, f"{what}, {twice!r} appears twice in vocab: a merged string that "
+    check(twice is None, f"{what}, {show(twice)} appears twice in vocab: a merged string that "
                          "is already in the vocabulary is not added again")
     differ = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), None)
     if differ is None:
         check(False, f"{what}, vocab has {len(got)} entries, expected {len(expected)} "
                      f"(the first {min(len(got), len(expected))} agree)")
     agree = " (the entries before it agree)" if differ else ""
-    check(False, f"{what}, vocab[{differ}] is {got[differ]!r}, expected "
-                 f"{expected[differ]!r}{agree}")
+    check(False, f"{what}, vocab[{differ}] is "
+                 f"{versus(got[differ], expected[differ])}{agree}")
 
 
 def train_many(student, corpora) -> list:
     """A tokenizer trained on each ``(label, corpus, target)``, in two worker requests."""
     toks = many(student, "BPETokenizer", [target for _, _, target in corpora],
-                describe=lambda row: f"BPETokenizer({row[0]!r})")
+                describe=lambda row: f"BPETokenizer({show(row[0])})")
     for tok in toks:
         expect_remote(tok, "BPETokenizer(vocab_size)", "BPETokenizer")
     labels = {id(corpus): label for label, corpus, _ in corpora}
@@ -248,7 +251,7 @@ def test_initial_state(student):
     for args, target in (((50,), 50), ((), 1000)):
         tok = expect_remote(student.call("BPETokenizer", *args),
                             f"BPETokenizer{show(args)}", "BPETokenizer")
-        what = f"BPETokenizer({', '.join(map(str, args))})"
+        what = f"BPETokenizer({evidence(', '.join(map(str, args)))})"
         vocab = student.get(tok, "vocab")
         check(vocab == [UNK, EOW], f"{what}.vocab is {show(vocab)}, expected ['<UNK>', ' ']")
         merges = student.get(tok, "merges")
@@ -257,7 +260,7 @@ def test_initial_state(student):
         check(is_int(size) and size == 2, f"{what}.vocab_size is {show(size)}, expected 2")
         kept = student.get(tok, "target_vocab_size")
         check(is_int(kept) and kept == target,
-              f"{what}.target_vocab_size is {show(kept)}, expected {target}")
+              f"{what}.target_vocab_size is {show(kept)}, expected {show(target)}")
     # An untrained tokenizer already encodes and decodes, with that two-entry vocabulary.
     ids = student.method(tok, "encode", "ab a")
     check(ids == [0, 0, 1, 0, 1],
@@ -270,10 +273,10 @@ def test_initial_state(student):
 def test_bad_vocab_size(student):
     """vocab_size must be a positive int (else ValueError, in __init__ and train); 1 is fine"""
     for bad in (0, -3, True, False, 2.5, "10", None):
-        expect_raises("ValueError", f"BPETokenizer({bad!r})", student.call, "BPETokenizer", bad)
+        expect_raises("ValueError", f"BPETokenizer({show(bad)})", student.call, "BPETokenizer", bad)
     tok = expect_remote(student.call("BPETokenizer", 20), "BPETokenizer(20)")
     for bad in (0, -1, True, 3.0):
-        expect_raises("ValueError", f"train(corpus, vocab_size={bad!r})", student.method, tok,
+        expect_raises("ValueError", f"train(corpus, vocab_size={show(bad)})", student.method, tok,
                       "train", ["low lower"], bad)
     # 1 is a positive int: accepted, and training then stops at the base vocabulary.
     for what, make in (("BPETokenizer(1)", lambda: student.call("BPETokenizer", 1)),
@@ -283,7 +286,7 @@ def test_bad_vocab_size(student):
             make()
         except StudentError as exc:
             raise AssertionError(f"{what} should be accepted (1 is a positive int), "
-                                 f"but it raised {exc.type_name}") from None
+                                 f"but it raised {type_label(exc.type_name)}") from None
     vocab, merges = student.get(tok, "vocab"), student.get(tok, "merges")
     check(merges == [] and vocab == [UNK, EOW, "l", "o", "w"],
           f"after train(['low'], vocab_size=1): merges {show(merges)} and vocab {show(vocab)}, "
@@ -380,7 +383,8 @@ def test_vocab_after_training(student):
     failures = Failures()
     for label, corpus, target, override in cases:
         with failures.case():
-            tok = expect_remote(student.call("BPETokenizer", target), f"BPETokenizer({target})")
+            tok = expect_remote(student.call("BPETokenizer", target),
+                                f"BPETokenizer({show(target)})")
             if override is None:
                 student.method(tok, "train", corpus)
             else:
@@ -410,10 +414,10 @@ def test_vocab_after_training(student):
     check(merges == reference(tuple(HELLO), 1000).merges,
           "training a second time should start over: after train(corpus A) and then "
           "train(corpus B), merges should be the ones learned from B alone")
-    got = expect_ids(student.method(tok, "encode", text), f"encode({text!r})")
+    got = expect_ids(student.method(tok, "encode", text), f"encode({show(text)})")
     expected = reference(tuple(HELLO), 1000).encode(text)
-    check(got == expected, f"after training on one corpus, encoding {text!r}, and training on "
-          f"another, encode({text!r}) returned {show(got)}, expected {show(expected)}: "
+    check(got == expected, f"after training on one corpus, encoding {show(text)}, and training on "
+          f"another, encode({show(text)}) returned {versus(got, expected)}: "
           "something learned (or cached) from the first training survived the second")
 
 
@@ -431,18 +435,18 @@ def test_build_mappings(student):
                                f"expected {show(expected)}")
         id_map = as_id_map(student.get(tok, "id_to_token"), "id_to_token")
         check(id_map == dict(enumerate(vocab)), f"after training on {label}, id_to_token "
-              f"is {show(id_map)}, expected {show(dict(enumerate(vocab)))}")
+              f"is {versus(id_map, dict(enumerate(vocab)))}")
     vocab = [UNK, EOW, "a", "b", "a", "ab", "b"]
     tok = expect_remote(student.call("BPETokenizer", 10), "BPETokenizer(10)")
     student.method(tok, "__setattr__", "vocab", vocab)
     student.method(tok, "_build_mappings")
     got = student.get(tok, "token_to_id")
     expected = {UNK: 0, EOW: 1, "a": 2, "b": 3, "ab": 5}
-    check(got == expected, f"with vocab = {vocab!r}, _build_mappings() gives token_to_id = "
-                           f"{show(got)}, expected {expected!r} (the first ID wins)")
+    check(got == expected, f"with vocab = {show(vocab)}, _build_mappings() gives token_to_id = "
+                           f"{versus(got, expected)} (the first ID wins)")
     id_map = as_id_map(student.get(tok, "id_to_token"), "id_to_token")
-    check(id_map == dict(enumerate(vocab)), f"with vocab = {vocab!r}, _build_mappings() "
-          f"gives id_to_token = {show(id_map)}, expected {dict(enumerate(vocab))!r}")
+    check(id_map == dict(enumerate(vocab)), f"with vocab = {show(vocab)}, _build_mappings() "
+          f"gives id_to_token = {versus(id_map, dict(enumerate(vocab)))}")
 
 
 @pytest.mark.points(1)
@@ -453,18 +457,18 @@ def test_word_tokens_and_pairs(student):
     for word in ("low", "aaa", "é日", "<UNK>", "x"):
         got = student.method(tok, "_get_word_tokens", word)
         expected = list(word) + [EOW]
-        failures.check(got == expected, f"_get_word_tokens({word!r}) returned {show(got)}, "
-                               f"expected {expected!r}")
+        failures.check(got == expected, f"_get_word_tokens({show(word)}) returned {show(got)}, "
+                               f"expected {show(expected)}")
     for tokens in (["a", "a", "a", EOW], ["l", "o", "w", EOW], ["lo", "w", "lo", "w", EOW],
                    ["x", EOW], [EOW], []):
         got = student.method(tok, "_get_pairs", tokens)
         expected = set(zip(tokens, tokens[1:]))
         if type(got) is not set:
-            failures.check(False, f"_get_pairs({tokens!r}) should return a set, got "
+            failures.check(False, f"_get_pairs({show(tokens)}) should return a set, got "
                                   f"{type(got).__name__} {show(got)}")
         else:
-            failures.check(got == expected, f"_get_pairs({tokens!r}) returned {show(got)}, "
-                                            f"expected {expected!r}")
+            failures.check(got == expected, f"_get_pairs({show(tokens)}) returned {show(got)}, "
+                                            f"expected {show(expected)}")
     failures.report()
 
 
@@ -478,11 +482,11 @@ def test_apply_merges(student):
         tokens = list(word) + [EOW]
         with failures.case():
             got = expect_str_list(student.method(tok, "_apply_merges", tokens),
-                                  f"_apply_merges({tokens!r})")
+                                  f"_apply_merges({show(tokens)})")
             expected = apply_merges(merges, tokens)
             check(got == expected, f"after training on the Sennrich corpus, _apply_merges("
-                                   f"{tokens!r}) returned {show(got)}, expected "
-                                   f"{show(expected)} (your merges applied in the order "
+                                   f"{show(tokens)}) returned "
+                                   f"{versus(got, expected)} (your merges applied in the order "
                                    "they were learned)")
     failures.report()
 
@@ -532,7 +536,7 @@ def test_encode_matches_reference(student, trained):
                 got = expect_ids(got, f"encode({show(text)})")
                 expected = expected_ids(merges, vocab, text)
                 check(got == expected, f"after training on {label}, encode({show(text)}) "
-                      f"returned {show(got)}, expected {show(expected)} ({OWN_STATE})")
+                      f"returned {versus(got, expected)} ({OWN_STATE})")
     failures.report()
 
 
@@ -556,7 +560,7 @@ def round_trip_cases(student, label: str, tok, alphabet: str, cases: list[str],
         expected = " ".join("".join(c if c in alphabet else UNK for c in word)
                             for word in text.split())
         check(got == expected, f"after training on {label}, decode(encode({show(text)})) "
-              f"returned {show(got)}, expected {show(expected)}")
+              f"returned {versus(got, expected)}")
 
 
 def tok_method(student, tok, name: str):
@@ -592,11 +596,11 @@ def test_decode_rejects_bad_ids(student):
     tok = train(student, HELLO)
     size = len(vocab_of(student, tok, "after training on the hello corpus"))
     for bad in (size, 999, -1, True, 1.0, "3", None):
-        error = expect_raises("ValueError", f"decode([2, {bad!r}]) with {size} tokens",
+        error = expect_raises("ValueError", f"decode([2, {show(bad)}]) with {size} tokens",
                               student.method, tok, "decode", [2, bad])
         check(str(bad) in error.message or repr(bad) in error.message,
-              f"the ValueError of decode([2, {bad!r}]) should name the bad ID {bad!r}; "
-              f"its message was {error.message[:200]!r}")
+              f"the ValueError of decode([2, {show(bad)}]) should name the bad ID {show(bad)}; "
+              f"its message was {show(error.message[:200], 220)}")
 
 
 # --- complexity -------------------------------------------------------------------------
