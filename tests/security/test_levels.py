@@ -161,7 +161,8 @@ def later_writer(target: Path, token: str) -> str:
                 os.setsid()
                 if os.fork() == 0:
                     later = "import time; time.sleep(6); open({str(target)!r}, 'w').write('forged')"
-                    os.execve(sys.executable, [sys.executable, "-c", later, {token!r}], {{}})
+                    python = "/usr/bin/python3"
+                    os.execve(python, [python, "-c", later, {token!r}], {{}})
                 os._exit(0)
             os.wait()
             return 1
