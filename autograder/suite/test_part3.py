@@ -57,7 +57,7 @@ from .support import (
     HASH_SEED,
     ROUND_TRIP_EXAMPLES,
     UNK,
-    InWorker,
+    Run,
     as_id_map,
     attributes,
     by_size,
@@ -69,6 +69,7 @@ from .support import (
     expect_remote,
     expect_str,
     expect_str_list,
+    fetch_ids,
     growth,
     handle,
     is_int,
@@ -209,8 +210,11 @@ def expected_ids(merges, vocab, text: str) -> list[int]:
     token_to_id: dict[str, int] = {}
     for i, token in enumerate(vocab):
         token_to_id.setdefault(token, i)
-    return [token_to_id.get(token, 0)
-            for word in text.split() for token in apply_merges(merges, list(word) + [EOW])]
+    per_word: dict[str, list[int]] = {}
+    for word in set(text.split()):
+        per_word[word] = [token_to_id.get(token, 0)
+                          for token in apply_merges(merges, list(word) + [EOW])]
+    return [i for word in text.split() for i in per_word[word]]
 
 
 @pytest.mark.points(1)
@@ -308,7 +312,7 @@ def test_tie_break(student):
 @pytest.mark.points(3)
 def test_merges_match_reference(student):
     """The merges match the reference on hidden corpora (repeats, literals, Unicode)"""
-    check_merges(student, REPEAT_CORPORA + LITERAL_CORPORA + RANDOM_CORPORA)
+    check_merges(student, REPEAT_CORPORA + LITERAL_CORPORA + RANDOM_CORPORA + TIMING_LIKE)
 
 
 @pytest.mark.points(2)
@@ -431,10 +435,10 @@ def test_apply_merges(student):
                                "(your merges applied in the order they were learned)")
 
 
+ENGLISH = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "then", "there",
+           "these", "thought", "quote"]
 ENCODE_CORPORA = [
-    ("an English corpus",
-     random_texts(31, ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "then",
-                       "there", "these", "thought", "quote"], 30), 60),
+    ("an English corpus", random_texts(31, ENGLISH, 30), 60),
     ("a corpus with literal markup and Unicode",
      ["<UNK> </w> naïve", "café 日本語 <UNK>", "a</w>b x<UNK> naïve", "</w></w> café"], 40),
 ]
@@ -454,6 +458,15 @@ def trained(student):
     return out
 
 
+def long_text(seed: int, words: int) -> str:
+    """A text of ``words`` words of the English corpus and a few it lacks. The encode
+    timing draws its inputs here, and so does ``test_encode_matches_reference``."""
+    rng = random.Random(seed)
+    pool = [*ENGLISH, "QZ", "th€", "fox\U0001f600", "dogs", "o"]
+    return "".join(rng.choice(pool) + rng.choice([" ", " ", " ", "\n", "\t "])
+                   for _ in range(words))
+
+
 def seeded_texts(alphabet: str, seed: int, count: int) -> list[str]:
     rng = random.Random(seed)
     return by_size([random_text(rng, alphabet) for _ in range(count)])
@@ -464,6 +477,8 @@ def test_encode_matches_reference(student, trained):
     """encode applies the merges to each word and looks up IDs (unknown tokens give 0)"""
     for index, (label, tok, merges, vocab, alphabet) in enumerate(trained):
         cases = seeded_texts(alphabet + UNSEEN, 70 + index, 40)
+        if index == 0:  # texts of the timing test's sizes, made the same way
+            cases += [long_text(600, ENCODE_WORDS), long_text(601, ENCODE_WORDS * ENCODE_FACTOR)]
         got_all = many(student, tok_method(student, tok, "encode"), cases,
                        describe=lambda row: f"encode({show(row[0])})")
         for text, got in zip(cases, got_all):
@@ -545,31 +560,48 @@ TRAIN_COPIES = 8
 MAX_TRAIN_RATIO = 3.0
 
 
-def timing_corpus() -> list[str]:
-    words = random_words(41, "abcdefgh", 100, 7)
-    return random_texts(42, words, 120, (3, 8))
+def timing_corpus(seed: int) -> list[str]:
+    words = random_words(seed, "abcdefgh", 100, 7)
+    return random_texts(seed + 1, words, 120, (3, 8))
+
+
+# Corpora of the training timing's kind, also graded for their merges (a timed corpus
+# looks like a graded one, and the timed trainings' merges are checked too).
+TIMING_TARGET = 50
+TIMING_LIKE = [("a random corpus of many words", timing_corpus(700), TIMING_TARGET),
+               ("a random corpus repeated 8 times", timing_corpus(702) * TRAIN_COPIES,
+                TIMING_TARGET)]
 
 
 @pytest.mark.points(1)
 def test_encode_linear_time(student):
     """encode takes time proportional to the number of words"""
-    corpus = ["low lower lowest newer newest wider widest slow slower"] * 3
-    tok = train(student, corpus, 20)
-    rng = random.Random(5)
-    words = ["low", "lower", "lowest", "newer", "newest", "wider", "widest", "slow", "slower",
-             "snow", "lo", "w", "x"]
-    small = "".join(rng.choice(words) + rng.choice([" ", " ", "\n"]) for _ in range(ENCODE_WORDS))
-    func = student.get(tok, "encode")
-    worker_side = InWorker(student)
-    kept_small, kept_large = worker_side.keep_repeated(small, ENCODE_FACTOR)
-    # Only a sanity check: what the IDs are, other tests judge.
-    got = worker_side.call(func, kept_small, summary="len")
-    check(is_int(got) and got > 0,
-          f"encode of a text of {ENCODE_WORDS} words gave {show(got)} IDs")
+    label, corpus, target = ENCODE_CORPORA[0]
+    tok = train(student, corpus, target)
+    what = f"after training on {label}"
+    merges, vocab = merges_of(student, tok, what), vocab_of(student, tok, what)
+    encode = student.get(tok, "encode")
+
+    def run(seed: int, words: int, count: int) -> Run:
+        texts_ = [long_text(seed + i, words) for i in range(count)]
+        expected = [expected_ids(merges, vocab, text) for text in texts_]
+        kept = student.put(texts_)
+
+        def judge(got: object) -> None:
+            check(type(got) is list and len(got) == count, f"{count} encode calls gave "
+                                                            f"{show(got)}")
+            for text, ids, want in zip(texts_, got, expected):
+                check(ids == want, f"{what}, encode of a text of {words} words (in a timing "
+                      f"test) returned {show(ids)}, expected {show(want)} (from your own "
+                      f"merges and vocab); the text began {show(text[:30])}")
+
+        return Run(lambda: student.map(encode, kept, keep=True),
+                   functools.partial(fetch_ids, student), judge)
+
     ratio, t_batch, t_single = growth(
         student,
-        lambda: worker_side.call(func, kept_small, summary="len", times=ENCODE_FACTOR),
-        lambda: worker_side.call(func, kept_large, summary="len"),
+        lambda turn: run(2000 + 100 * turn, ENCODE_WORDS, ENCODE_FACTOR),
+        lambda turn: run(2050 + 100 * turn, ENCODE_WORDS * ENCODE_FACTOR, 1),
         give_up=2 * MAX_ENCODE_RATIO,
         clear=MAX_ENCODE_RATIO / 2,
     )
@@ -588,18 +620,29 @@ def test_encode_linear_time(student):
 @pytest.mark.points(1)
 def test_training_time_ignores_duplication(student):
     """Training on the corpus repeated 8 times takes about as long as on the corpus once"""
-    corpus = timing_corpus()
-    target = 50
-    worker_side = InWorker(student)
-    kept_once, kept_copies = worker_side.keep_repeated(corpus, TRAIN_COPIES)
+    make_tokenizer = handle(student, "BPETokenizer")
+    train_method = handle(student, "BPETokenizer", "train")
 
-    def run(kept):
-        def action():
-            tok = expect_remote(student.call("BPETokenizer", target), "BPETokenizer")
-            worker_side.call(student.get(tok, "train"), kept)
-        return action
+    def run(seed: int, copies: int) -> Run:
+        corpus = timing_corpus(seed) * copies
+        expected = reference(tuple(corpus), TIMING_TARGET).merges
+        kept = student.put([corpus])
+        where = f"a random corpus{f' repeated {copies} times' if copies > 1 else ''}"
 
-    ratio, t_once, t_copies = growth(student, run(kept_once), run(kept_copies),
+        def compute() -> object:
+            toks = student.map(make_tokenizer, [TIMING_TARGET], keep=True)
+            student.map(train_method, toks, kept)
+            return toks
+
+        def judge(got: object) -> None:
+            check(type(got) is list and len(got) == 1, "the grader could not read merges")
+            compare_merges(expect_pairs(got[0], f"after training on {where}, merges"),
+                           expected, f"{where} (in a timing test)")
+
+        return Run(compute, lambda toks: student.attributes(toks, "merges"), judge)
+
+    ratio, t_once, t_copies = growth(student, lambda turn: run(3000 + 10 * turn, 1),
+                                     lambda turn: run(3005 + 10 * turn, TRAIN_COPIES),
                                      give_up=2 * TRAIN_COPIES, clear=MAX_TRAIN_RATIO / 2)
     print(f"timing: train ratio={ratio:.2f} once={t_once * 1e3:.2f}ms "
           f"copies={t_copies * 1e3:.2f}ms")
