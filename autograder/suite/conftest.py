@@ -15,7 +15,9 @@ Limits, so that a hanging submission costs seconds, not minutes, and only in its
   deterministic, so there is no point in retrying);
 - a worker that fails before it is ready (the sandbox itself does not start) stops the
   whole run: ``grade_file`` reports a grading error instead of a score;
-- a test may spend ``TEST_BUDGET`` seconds and a part ``PART_BUDGET`` seconds in calls.
+- a test may spend ``TEST_BUDGET`` seconds and a part ``PART_BUDGET`` seconds in calls;
+- at most ``limits.WORKERS_AT_ONCE`` workers run at a time (their memory limits add up to
+  the submission's budget, ``limits.SUBMISSION_MEMORY``).
 
 Inside one test, a failure of the worker is sticky: every later call of that test raises
 the same exception at once, so hypothesis reproduces it instantly while shrinking.
@@ -30,7 +32,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from autograder.extract import StudentCode, extract
+from autograder.extract import StudentCode, extract_limited, from_json
 from autograder.parts import PARTS
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, limits
 from autograder.suite.plugin import (
@@ -41,11 +43,16 @@ from autograder.suite.plugin import (
     close_workers,
     part_of,
 )
-from autograder.suite.run import ENVIRONMENT_EXIT
+from autograder.suite.run import ENVIRONMENT_EXIT, EXTRACTED_ENV
 from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
 
 # Workers with other hash seeds that a part's tests will ``spawn`` (test_part3).
 PRESTART = {3: EXTRA_HASH_SEEDS}
+# The sandbox gives each worker an equal share of the submission's memory, on the promise
+# that no more than ``WORKERS_AT_ONCE`` run at a time: a worker is replaced only once the
+# one it replaces is closed, and a spawned one takes a spare's place.
+if len(PARTS) + sum(map(len, PRESTART.values())) > limits.WORKERS_AT_ONCE:
+    raise RuntimeError("more workers at once than the memory budget is shared among")
 
 CALL_TIMEOUT = 5.0
 LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
@@ -348,7 +355,10 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
     path = pytestconfig.getoption("--submission")
     if not path:
         raise pytest.UsageError("the hidden suite needs --submission=PATH")
-    return extract(Path(path))
+    extracted = os.environ.get(EXTRACTED_ENV)
+    if extracted:  # run.py extracted it already, under limits
+        return from_json(Path(extracted).read_text(encoding="utf-8"))
+    return extract_limited(Path(path))
 
 
 def _quietly(start, *args) -> None:
@@ -404,6 +414,8 @@ def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
             raise GradingStopped(state.spare_failures[hash_seed])
         worker = state.spares.pop(hash_seed, None)
         if worker is None or not worker.alive:
+            if worker is not None:
+                worker.close()  # with whatever it left running
             worker = state.new_worker(hash_seed, main=False)
         made.append(worker)
         return Student(state, worker, started, {})

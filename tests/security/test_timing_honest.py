@@ -1,0 +1,127 @@
+"""Red-team tests of the timing tests: quadratic code cannot pass them by hiding its work.
+
+Each test grades the reference with one hostile override (the way a notebook redefines a
+method in a later cell) through ``grade_file``, as the CLI does, and checks that the
+timing test the trick aims at fails while the rest of the part is not what is judged.
+All three tricks scored their timing point on the grader before these fixes:
+
+- the work done in a helper thread (only the main thread's CPU time was read);
+- a fake output of the right length for long inputs (only the length was checked, and
+  no other test used inputs that long);
+- a ``map`` of the student's own, reached by the suite through a student function's
+  ``__builtins__``, that skipped the student's slow code.
+"""
+
+import pytest
+
+from autograder.suite.run import grade_file
+from tests.catalogue.catalogue import reference_source
+
+pytestmark = pytest.mark.timeout(600)
+
+# Quadratic, but mildly (a copy of the rest of the text every 4th character), so that the
+# long run is slow in CPU time without being stopped by the wall-clock limit, which would
+# fail it whatever the clock.
+QUADRATIC_WORK = '''
+    def _slow_ids(self, text, out):
+        rest = text
+        for i, ch in enumerate(text):
+            out.append(self.char_to_id.get(ch, self.unk_id))
+            if i % 4 == 0:
+                rest = rest[4:]
+'''
+
+HELPER_THREAD = '''
+import threading as _threading
+import time as _time
+
+class CharTokenizer(CharTokenizer):
+''' + QUADRATIC_WORK + '''
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        out = []
+        worker = _threading.Thread(target=self._slow_ids, args=(text, out))
+        worker.start()
+        worker.join()
+        if len(text) < 10000:
+            _time.sleep(0.02)  # a batch that looks slow on the wall clock, at no CPU cost
+        return out
+'''
+
+FAKE_LENGTH = '''
+class CharTokenizer(CharTokenizer):
+''' + QUADRATIC_WORK + '''
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        if len(text) >= 4000:
+            return [0] * len(text)
+        out = []
+        self._slow_ids(text, out)
+        return out
+'''
+
+BUILTINS_SWAP = '''
+import builtins as _builtins
+import types as _types
+
+class CharTokenizer(CharTokenizer):
+''' + QUADRATIC_WORK + '''
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        out = []
+        self._slow_ids(text, out)
+        return out
+
+
+def _fast_map(func, *iterables):
+    if getattr(func, "__name__", "") == "encode":
+        return _builtins.map(lambda text, *rest: [0] * len(text), *iterables)
+    return _builtins.map(func, *iterables)
+
+
+class _Install:
+    # A function whose __builtins__ hold the fake map, named to be found first.
+    globals()["a_helper"] = _types.FunctionType(
+        compile("def a_helper():\\n    pass\\n", "<x>", "exec").co_consts[0],
+        {"__builtins__": {**vars(_builtins), "map": _fast_map}})
+'''
+
+
+def grade(tmp_path, override: str) -> dict[str, dict]:
+    path = tmp_path / "student.py"
+    path.write_text(reference_source() + "\n" + override, encoding="utf-8")
+    result = grade_file(path, "hostile", timeout=300)
+    assert result["status"] == "graded", result["error"]
+    return {test["id"].split("::")[-1]: test for test in result["tests"] if test["part"] == 2}
+
+
+@pytest.mark.parametrize("override", [HELPER_THREAD, FAKE_LENGTH, BUILTINS_SWAP],
+                         ids=["helper_thread", "fake_length", "builtins_swap"])
+def test_quadratic_encode_fails_its_timing_test_however_hidden(tmp_path, override):
+    tests = grade(tmp_path, override)
+    timing = tests["test_encode_linear_time"]
+    assert timing["status"] == "failed", timing["output"]
+
+
+def test_the_plain_quadratic_encode_is_caught_too(tmp_path):
+    """The control: the same slow code, hidden nowhere, fails on its CPU time."""
+    override = "class CharTokenizer(CharTokenizer):\n" + QUADRATIC_WORK + '''
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        out = []
+        self._slow_ids(text, out)
+        return out
+'''
+    tests = grade(tmp_path, override)
+    assert tests["test_encode_linear_time"]["status"] == "failed"
+    assert "as long as 16 encode calls" in tests["test_encode_linear_time"]["output"]
+    assert tests["test_encode_matches_reference"]["status"] == "passed"
+
+
+def test_a_fake_output_fails_the_correctness_test_at_the_same_size(tmp_path):
+    tests = grade(tmp_path, FAKE_LENGTH)
+    assert tests["test_encode_matches_reference"]["status"] == "failed"
