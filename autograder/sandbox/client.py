@@ -70,8 +70,8 @@ class MissingName(Exception):
 
 # Replies are capped before they are read, and their decoding is bounded, so that a worker
 # cannot make the scoring process big (a 64 MB reply once took it to 2.3 GB). The largest
-# reply of the reference solution in the whole suite is under 0.5 MB (measured: 0.33 MB,
-# the IDs of the timing tests' outputs), so a correct submission never comes near these.
+# reply of the reference solution in the whole suite is under 0.5 MB (measured: 0.28 MB,
+# the outputs of the longest inputs), so a correct submission never comes near these.
 MAX_REPLY = 4 * 1024 * 1024  # bytes of one reply
 MAX_DEPTH = 100  # nesting of a reply
 MAX_ITEMS = 1_000_000  # values in one reply (a 4 MB reply holds at most 1.4 million)

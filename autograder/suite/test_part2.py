@@ -7,11 +7,16 @@ first, so the first failure reported is a small one; the round trip is also a
 hypothesis property.
 
 Complexity timings (the last two tests): one call on an input of 16 N against 16 calls
-on N (N = ``SMALL`` = 4,000 characters or IDs; the text holds an astral character, so
-slicing it copies 4 bytes per character), each in one request, best of up to 3 runs in
-turns, measured as the worker's CPU time (``support.timed``). The same total work, so
-the ratio is about 1 when linear and about 16 when quadratic; fails above ``MAX_RATIO``
-= 4. A single run over ``GIVE_UP`` = 8 times the batch's wall time is stopped and fails.
+on 16 other inputs of N (N = ``SMALL`` = 4,000 characters or IDs; the text holds an
+astral character, so slicing it copies 4 bytes per character), each in one request, best
+of up to 3 runs in turns, measured as the worker's CPU time, all threads and children
+(``support.timed``). Every run has fresh inputs from ``long_case``, which also makes the
+``LONG`` cases of the correctness tests (of the batch's size), and every timed output is
+checked against the reference. The same total work, so the ratio is about 1 when linear
+and about 16 when quadratic; fails above ``MAX_RATIO`` = 4. A single run over
+``GIVE_UP`` = 8 times the batch's wall time is stopped and fails. (The table below was
+measured before the inputs were fresh and the outputs checked; ``make timing-stability``
+measures the current tests.)
 
 Ratios measured here, 2 cores, with other graders running (load average 7-13, no idle
 CPU). "quiet": this run's processes at autogroup nice -20, close to an idle machine;
@@ -135,8 +140,10 @@ def long_ids(vocab: list[str], texts: list[str]) -> list[list[int]]:
     return [tokenizer.encode(text) for text in texts]
 
 
-# Inputs of the timing tests' sizes, made the same way, judged here for correctness.
-LONG = [long_case(500 + i, size) for i, size in enumerate((SMALL, SMALL * FACTOR))]
+# Inputs of the timing tests' batch size, made the same way, judged here for correctness
+# (not the long ones: a quadratic submission would time out here, losing more than the
+# timing test's point).
+LONG = [long_case(500 + i, SMALL) for i in range(2)]
 CASES = by_size([(vocab, random_text(rng))
                  for vocab, rng in ((random_vocab(random.Random(100 + i)), random.Random(i))
                                     for i in range(60))]

@@ -19,16 +19,15 @@ from tests.catalogue.catalogue import reference_source
 
 pytestmark = pytest.mark.timeout(600)
 
-# Quadratic, but mildly (a copy of the rest of the text every 4th character), so that the
-# long run is slow in CPU time without being stopped by the wall-clock limit, which would
-# fail it whatever the clock.
+# Quadratic (a copy of the rest of the text at every character: 16x the batch's work on
+# the long text), but only a few tenths of a second, so that the long run is not stopped by
+# the wall-clock limit (which would fail it whatever the clock).
 QUADRATIC_WORK = '''
     def _slow_ids(self, text, out):
         rest = text
-        for i, ch in enumerate(text):
+        for ch in text:
             out.append(self.char_to_id.get(ch, self.unk_id))
-            if i % 4 == 0:
-                rest = rest[4:]
+            rest = rest[1:]
 '''
 
 HELPER_THREAD = '''
@@ -45,7 +44,7 @@ class CharTokenizer(CharTokenizer):
         worker.start()
         worker.join()
         if len(text) < 10000:
-            _time.sleep(0.02)  # a batch that looks slow on the wall clock, at no CPU cost
+            _time.sleep(0.05)  # a batch that looks slow on the wall clock, at no CPU cost
         return out
 '''
 
@@ -89,6 +88,42 @@ class _Install:
         {"__builtins__": {**vars(_builtins), "map": _fast_map}})
 '''
 
+# Not a trick that worked before (the old suite read the length inside the timing), but
+# one the timed fetch is there for: the result is worked out only when it is read.
+LAZY_OUTPUT = '''
+class _LazyIds(list):
+    def __init__(self, tokenizer, text):
+        super().__init__()
+        self._pending = (tokenizer, text)
+
+    def _fill(self):
+        if self._pending is not None:
+            tokenizer, text = self._pending
+            self._pending = None
+            out = []
+            tokenizer._slow_ids(text, out)
+            self.extend(out)
+
+    def __iter__(self):
+        self._fill()
+        return list.__iter__(self)
+
+    def __len__(self):
+        self._fill()
+        return list.__len__(self)
+
+    def __repr__(self):
+        self._fill()
+        return list.__repr__(self)
+
+class CharTokenizer(CharTokenizer):
+''' + QUADRATIC_WORK + '''
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        return _LazyIds(self, text)
+'''
+
 
 def grade(tmp_path, override: str) -> dict[str, dict]:
     path = tmp_path / "student.py"
@@ -98,8 +133,8 @@ def grade(tmp_path, override: str) -> dict[str, dict]:
     return {test["id"].split("::")[-1]: test for test in result["tests"] if test["part"] == 2}
 
 
-@pytest.mark.parametrize("override", [HELPER_THREAD, FAKE_LENGTH, BUILTINS_SWAP],
-                         ids=["helper_thread", "fake_length", "builtins_swap"])
+@pytest.mark.parametrize("override", [HELPER_THREAD, FAKE_LENGTH, BUILTINS_SWAP, LAZY_OUTPUT],
+                         ids=["helper_thread", "fake_length", "builtins_swap", "lazy_output"])
 def test_quadratic_encode_fails_its_timing_test_however_hidden(tmp_path, override):
     tests = grade(tmp_path, override)
     timing = tests["test_encode_linear_time"]
