@@ -5,7 +5,8 @@ method in a later cell) through ``grade_file``, as the CLI does, and checks that
 timing test the trick aims at fails while the rest of the part is not what is judged.
 All three tricks scored their timing point on the grader before these fixes:
 
-- the work done in a helper thread (only the main thread's CPU time was read);
+- the work done in a helper thread (only the main thread's CPU time was read), or in a
+  child process that is gone by the time the clock is read;
 - a fake output of the right length for long inputs (only the length was checked, and
   no other test used inputs that long);
 - a ``map`` of the student's own, reached by the suite through a student function's
@@ -46,6 +47,33 @@ class CharTokenizer(CharTokenizer):
         if len(text) < 10000:
             _time.sleep(0.05)  # a batch that looks slow on the wall clock, at no CPU cost
         return out
+'''
+
+HELPER_PROCESS = '''
+import marshal as _marshal
+import os as _os
+import time as _time
+
+class CharTokenizer(CharTokenizer):
+''' + QUADRATIC_WORK + '''
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        read, write = _os.pipe()
+        pid = _os.fork()
+        if pid == 0:  # the child does the work, and is gone before the next reading
+            out = []
+            self._slow_ids(text, out)
+            with _os.fdopen(write, "wb") as pipe:
+                pipe.write(_marshal.dumps(out))
+            _os._exit(0)
+        _os.close(write)
+        with _os.fdopen(read, "rb") as pipe:
+            data = pipe.read()
+        _os.waitpid(pid, 0)
+        if len(text) < 10000:
+            _time.sleep(0.05)
+        return _marshal.loads(data)
 '''
 
 FAKE_LENGTH = '''
@@ -133,8 +161,9 @@ def grade(tmp_path, override: str) -> dict[str, dict]:
     return {test["id"].split("::")[-1]: test for test in result["tests"] if test["part"] == 2}
 
 
-@pytest.mark.parametrize("override", [HELPER_THREAD, FAKE_LENGTH, BUILTINS_SWAP, LAZY_OUTPUT],
-                         ids=["helper_thread", "fake_length", "builtins_swap", "lazy_output"])
+@pytest.mark.parametrize(
+    "override", [HELPER_THREAD, HELPER_PROCESS, FAKE_LENGTH, BUILTINS_SWAP, LAZY_OUTPUT],
+    ids=["helper_thread", "helper_process", "fake_length", "builtins_swap", "lazy_output"])
 def test_quadratic_encode_fails_its_timing_test_however_hidden(tmp_path, override):
     tests = grade(tmp_path, override)
     timing = tests["test_encode_linear_time"]
