@@ -141,3 +141,12 @@ def test_an_empty_upload_gets_results_that_say_why(bundle, tmp_path):
     results = run_autograder(bundle, tmp_path)
     assert results["score"] == 0
     assert "no notebook or .py file found" in results["output"]
+
+
+def test_a_submission_that_steals_the_reference_scores_zero_on_gradescope(bundle, tmp_path):
+    from security.test_reference_unreachable import STEALER
+
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "tokenization.py").write_text(STEALER)
+    results = run_autograder(bundle, tmp_path)
+    assert results["score"] == 0, [t["name"] for t in results["tests"] if t["score"]]

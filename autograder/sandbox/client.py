@@ -17,6 +17,7 @@ fails before it says it is ready (before it has read any student code) is the
 machine's fault, not the student's: ``WorkerFailure`` of kind ``"environment"``.
 """
 
+import ast
 import contextlib
 import json
 import os
@@ -30,8 +31,7 @@ from pathlib import Path
 
 from ..extract import StudentCode
 from ..parts import METHOD_PART
-from . import limits
-from .reference import reference_without
+from . import limits, standin
 from .worker import send
 
 
@@ -134,8 +134,33 @@ def _encode(value: object) -> object:
     return value
 
 
+def _statements(code: StudentCode, part: int) -> list[dict]:
+    """What the worker runs: the graded part's statements and the shared ones (errors
+    reported), and the student's classes of other parts (quiet: only what the reference
+    does not define is kept of them). Other parts' functions never run: stand-ins do."""
+    also = tuple(cls for (cls, _), p in METHOD_PART.items() if p == part)
+    graded = {id(s) for s in code.for_part(part, also=also)}
+    out = []
+    for statement in code.statements:
+        if id(statement) in graded:
+            out.append({"source": statement.source, "origin": statement.origin,
+                        "graded": True})
+        elif statement.source.lstrip().startswith(("class ", "@")) and _is_class(statement):
+            out.append({"source": statement.source, "origin": statement.origin,
+                        "graded": False})
+    return out
+
+
+def _is_class(statement) -> bool:
+    try:
+        return isinstance(ast.parse(statement.source).body[0], ast.ClassDef)
+    except (SyntaxError, ValueError, RecursionError, IndexError):
+        return False
+
+
 class Worker:
-    """A sandboxed process: the submission's part ``part`` plus the reference for the rest."""
+    """A sandboxed process: the submission's part ``part``, and stand-ins for the other
+    parts that the scoring process answers with the reference."""
 
     def __init__(
         self, code: StudentCode, part: int, timeout: float = 10.0, hash_seed: int = 0,
@@ -149,14 +174,12 @@ class Worker:
         self.process: subprocess.Popen | None = None
         self.load_errors: list[str] = []
         self.names: set[str] = set()
-        reference, exports = reference_without(part)
-        grafts = [[cls, m] for (cls, m), p in METHOD_PART.items() if p == part]
-        statements = code.for_part(part, also=tuple(cls for cls, _ in grafts))
+        self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
+        self._server = standin.server(part)
+        self._serving = False  # stand-ins are answered once the code is loaded
         self._load_message = {
-            "reference": reference,
-            "exports": exports,
-            "student": [{"source": s.source, "origin": s.origin} for s in statements],
-            "graft": grafts,
+            "standins": self._server.describe(),
+            "student": _statements(code, part),
         }
         try:
             self._start()
@@ -175,6 +198,7 @@ class Worker:
             raise self._fail("protocol", "the worker did not load")
         self.load_errors = [str(e) for e in reply.get("errors", [])][:50]
         self.names = {str(n) for n in reply.get("names", [])}
+        self._serving = True
 
     def _start(self) -> None:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
@@ -255,14 +279,33 @@ class Worker:
             return None
 
     def _receive(self) -> object:
+        """The worker's reply; stand-in calls that come first are answered on the way."""
         deadline = time.monotonic() + self.timeout
-        size = int.from_bytes(self._read(4, deadline), "big")
-        if size > MAX_REPLY:
-            raise self._fail("protocol", f"reply of {size} bytes is over {MAX_REPLY}")
+        while True:
+            size = int.from_bytes(self._read(4, deadline), "big")
+            if size > MAX_REPLY:
+                raise self._fail("protocol", f"reply of {size} bytes is over {MAX_REPLY}")
+            try:
+                message = json.loads(self._read(size, deadline).decode("utf-8"))
+            except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+                raise self._fail("protocol", "reply is not JSON") from exc
+            if type(message) is not dict or "ref" not in message:
+                return message
+            self._send(self._answer_standin(message, deadline))
+
+    def _answer_standin(self, message: dict, deadline: float) -> dict:
+        """Run one stand-in call on the reference, within the request's time."""
+        if not self._serving:
+            return {"ref_error": {"type": "RuntimeError", "message":
+                                  "the other parts cannot be called while the code loads"}}
+        started = time.thread_time()
         try:
-            return json.loads(self._read(size, deadline).decode("utf-8"))
-        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
-            raise self._fail("protocol", "reply is not JSON") from exc
+            with standin.cpu_limit(deadline - time.monotonic()):
+                return self._server.serve(message)
+        except standin.OutOfTime:
+            raise self._fail("timeout", f"no answer within {self.timeout:g} s") from None
+        finally:
+            self.ref_seconds += time.thread_time() - started
 
     def _fail(self, kind: str, detail: str) -> WorkerFailure:
         self.failure_output = self.output()

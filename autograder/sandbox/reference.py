@@ -1,12 +1,14 @@
 """Assemble the reference solution *minus the part being graded*.
 
-When part N is graded, the worker gets the reference for every other part, so a
-broken Part 2 costs nothing in Part 5. The reference for part N itself is never
-sent: a submission that asks the reference for the answer finds nothing to ask.
+When part N is graded, whatever the student's part N uses from other parts is the
+reference, so a broken Part 2 costs nothing in Part 5. The scoring process runs this
+source for the worker's stand-ins (``standin.py``); the worker never holds any of it.
+Part N's reference is not in it at all, nor anything built on it, so no stand-in
+can compute part N's answers.
 
-The source is sent through the worker's pipe, so ``solutions/`` never has to be
-readable by the worker's user. Modules are flattened into one namespace in
-dependency order, with the package-relative imports removed.
+Modules are flattened into one namespace in dependency order, with the
+package-relative imports removed; ``reference_without(0)`` is the whole reference as
+one file (a student-style submission for tests and benchmarks).
 """
 
 import ast

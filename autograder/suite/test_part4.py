@@ -1,7 +1,8 @@
 """Part 4: vocabulary building (20 points).
 
-``CharTokenizer.build_vocab`` is graded on the reference ``CharTokenizer`` (the sandbox
-grafts the student's method onto it), so a bug in Part 2 costs nothing here. The three
+``CharTokenizer.build_vocab`` is graded on the student's ``CharTokenizer`` with the
+reference's Part 2 members standing in for theirs (the sandbox's stand-ins), so a bug in
+Part 2 costs nothing here. The three
 BPE building blocks are compared with the reference on generated inputs.
 """
 

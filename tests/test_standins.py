@@ -1,0 +1,79 @@
+"""Fair isolation: a correct submission organised differently keeps full marks.
+
+When part N is graded, the other parts' spec names stand for the reference, but the
+student's own classes stay: constants and helpers the reference does not define (a
+base class holding shared symbols, as TinyTorch's does; a helper method that another
+part's code calls) keep working. Both submissions below lost points when the reference
+classes replaced the student's (60/100 and 99/100 on the grader before stand-ins).
+"""
+
+import ast
+
+import pytest
+
+from autograder.parts import POINTS
+from autograder.sandbox.reference import reference_without
+from autograder.suite.run import grade_file
+
+BASE_WITH_CONSTANTS = '''
+class Tokenizer:
+    TOK_UNKNOWN = "<UNK>"
+    TOK_EOW = " "
+
+    def _check(self, token_id, size):
+        if isinstance(token_id, bool) or not isinstance(token_id, int):
+            raise ValueError(f"token ID {token_id!r} is not an int")
+        if not 0 <= token_id < size:
+            raise ValueError(f"token ID {token_id} is outside [0, {size})")
+        return token_id
+
+    def encode(self, text):
+        raise NotImplementedError("encode: a subclass must implement encode(text)")
+
+    def decode(self, tokens):
+        raise NotImplementedError("decode: a subclass must implement decode(tokens)")
+'''
+
+
+def _reference_without_base() -> str:
+    tree = ast.parse(reference_without(0)[0])
+    tree.body = [n for n in tree.body
+                 if not (isinstance(n, ast.ClassDef) and n.name == "Tokenizer")
+                 and not (isinstance(n, ast.ImportFrom) and n.module == "__future__")]
+    return ast.unparse(tree)
+
+
+def tinytorch_style() -> str:
+    """Subclasses read the base class's constants and call its helper."""
+    source = _reference_without_base()
+    edits = [("self.vocab = [UNK] + unique", "self.vocab = [self.TOK_UNKNOWN] + unique"),
+             ("self.vocab: list[str] = [UNK, EOW]",
+              "self.vocab: list[str] = [self.TOK_UNKNOWN, self.TOK_EOW]"),
+             ("self.vocab = [UNK, EOW] +", "self.vocab = [self.TOK_UNKNOWN, self.TOK_EOW] +"),
+             ("check_token_id(t, self.vocab_size)", "self._check(t, self.vocab_size)")]
+    for old, new in edits:
+        assert old in source, old
+        source = source.replace(old, new)
+    return BASE_WITH_CONSTANTS + "\n" + source
+
+
+def helper_used_across_parts() -> str:
+    """Part 5's create_tokenizer calls a helper method of the student's own CharTokenizer."""
+    tree = ast.parse(reference_without(0)[0])
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "CharTokenizer":
+            node.body += ast.parse("def fit(self, corpus):\n    self.build_vocab(corpus)").body
+    source = ast.unparse(tree)
+    old = "tokenizer.build_vocab(corpus)"
+    assert old in source, old
+    return source.replace(old, "tokenizer.fit(corpus)")
+
+
+@pytest.mark.parametrize("make", [tinytorch_style, helper_used_across_parts])
+def test_a_differently_organised_correct_submission_keeps_full_marks(tmp_path, make):
+    path = tmp_path / f"{make.__name__}.py"
+    path.write_text(make(), encoding="utf-8")
+    result = grade_file(path, make.__name__, timeout=240)
+    assert result["status"] == "graded", result["error"]
+    lost = [(t["id"], t["output"]) for t in result["tests"] if t["status"] == "failed"]
+    assert result["score"] == sum(POINTS.values()), lost
