@@ -12,6 +12,7 @@ import ast
 import pytest
 
 from autograder.parts import POINTS
+from autograder.sandbox import Worker
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
 
@@ -77,3 +78,34 @@ def test_a_differently_organised_correct_submission_keeps_full_marks(tmp_path, m
     assert result["status"] == "graded", result["error"]
     lost = [(t["id"], t["output"]) for t in result["tests"] if t["status"] == "failed"]
     assert result["score"] == sum(POINTS.values()), lost
+
+
+TRUSTED = """
+def merge_pair(tokens, pair):
+    return ["mine"]
+
+def uses_merge_pair():
+    return merge_pair(["a", "b"], ("a", "b"))
+
+class CharTokenizer:
+    def __init__(self, vocab=None):
+        self.vocab = ["<UNK>"]
+
+    def encode(self, text):
+        return [42]
+"""
+
+
+def test_a_part_that_passed_runs_the_students_own_code_once_trusted(tmp_path):
+    from security.hostile import submission
+
+    code = submission(tmp_path, TRUSTED)
+    with Worker(code, part=3, timeout=30) as worker:
+        assert worker.call("uses_merge_pair") == ["ab"]  # the reference stands in
+        worker.trust(["merge_pair", "word_frequencies"])
+        assert worker.call("uses_merge_pair") == ["mine"]
+    with Worker(code, part=5, timeout=30) as worker:
+        tok = worker.call("CharTokenizer")
+        assert worker.method(tok, "encode", "a") == [0]
+        worker.trust(["CharTokenizer"])
+        assert worker.method(worker.call("CharTokenizer"), "encode", "a") == [42]

@@ -2,7 +2,12 @@
 
 Columns: ``student_id, part1..part6, total, max_total, status, error``. Scores
 are plain numbers (2 decimals at most); ``status`` is ``graded`` or ``error`` and
-``error`` says why a submission could not be graded (its parts are then 0).
+``error`` says why a submission could not be graded. Such a row leaves the part cells and
+the total empty: it has no score yet, and an LMS import must not take it for a zero.
+
+Free text (the student ID, the error) that a spreadsheet would read as a formula, a
+cell starting with ``= + - @``, a tab or a carriage return, gets a leading ``'``
+(OWASP's advice for CSV injection); rows are sorted by the ID as written.
 """
 
 import csv
@@ -14,14 +19,17 @@ from ..results import SubmissionResult
 from .format import one_line, points
 from .schema import GRADES_COLUMNS, SchemaError, grades_csv_problems
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
 
 def grade_row(result: SubmissionResult) -> list[str]:
     """The CSV row of one result; the total is the sum of the rounded parts."""
     parts = [round(float(result["parts"][str(p)]["score"]), 2) for p in PARTS]
+    graded = result["status"] == "graded"
     return [
-        result["student_id"],
-        *(points(s) for s in parts),
-        points(sum(parts)),
+        _cell(result["student_id"]),
+        *(points(s) if graded else "" for s in parts),
+        points(sum(parts)) if graded else "",
         points(result["max_score"]),
         result["status"],
         _cell(one_line(result["error"] or "", 300)) if result["status"] == "error" else "",
@@ -30,7 +38,7 @@ def grade_row(result: SubmissionResult) -> list[str]:
 
 def _cell(text: str) -> str:
     """Free text that a spreadsheet will not run as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return "'" + text if text[:1] in FORMULA_STARTS else text
 
 
 def grades_csv(results: list[SubmissionResult]) -> str:
@@ -38,8 +46,8 @@ def grades_csv(results: list[SubmissionResult]) -> str:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(GRADES_COLUMNS)
-    for result in sorted(results, key=lambda r: r["student_id"]):
-        writer.writerow(grade_row(result))
+    for row in sorted(grade_row(result) for result in results):
+        writer.writerow(row)
     return buffer.getvalue()
 
 

@@ -5,8 +5,10 @@ mean per part, and where the reports are; ``summary.md`` adds the tests the
 class missed most and links to the plots.
 """
 
+from ..handoff.reflection import MISSING
 from ..parts import PARTS, POINTS
 from .format import md, one_line, percent, points
+from .safe import RENAMED
 from .stats import ClassStats
 
 PLOTS = {
@@ -33,7 +35,7 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         "## Scores",
         "",
         "Means are over the graded submissions; failures to grade are listed below "
-        "(they have 0 in `grades.csv`).",
+        "(their scores are empty in `grades.csv`).",
         "",
         "| Part | | Mean | Points | Mean % |",
         "|---|---|---:|---:|---:|",
@@ -85,6 +87,19 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         ]
     else:
         lines.append("None: every submission was graded.")
+    lines += ["", "## Written reflections to find by hand", ""]
+    missing = [r for r in stats.results if any(w.startswith(MISSING) for w in r["warnings"])]
+    if missing:
+        lines += [
+            "These `.py` submissions have no `REFLECTION` string and no reflection cell: the "
+            "5 points of Q3 are not in `grades.csv`; read each file and grade it by hand "
+            "(the nbgrader hand-off flags them in formgrader).",
+            "",
+            *(f"- {md(r['student_id'])}: `{md(r['source'])}`" for r in missing),
+        ]
+    else:
+        lines.append("None: every submission's reflection is where the TA will find it.")
+    lines += _renamed(stats)
     lines += [
         "",
         "## Files",
@@ -97,20 +112,44 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
     return "\n".join(lines)
 
 
+def _timing(stats: ClassStats, out_dir: str, wall_seconds: float, jobs: int,
+            cached: int) -> str:
+    """How long the batch took, saying which results came from the cache."""
+    took = f"Took {wall_seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}"
+    if not cached:
+        return f"{took} ({stats.mean_seconds():.1f} s per graded submission)."
+    fresh = len(stats.results) - cached
+    return (f"{took}: {cached} result{'s' * (cached != 1)} reused from {out_dir}/.cache "
+            f"(same file, same grader; --force grades again), {fresh} graded now. "
+            f"Grading took {stats.mean_seconds():.1f} s per submission when it ran.")
+
+
+def _renamed(stats: ClassStats) -> list[str]:
+    """A section on IDs changed to stay distinct (empty when none was)."""
+    notes = [w for r in stats.results for w in r["warnings"] if w.startswith(RENAMED)]
+    if not notes:
+        return []
+    return ["", "## Renamed student IDs", "",
+            "Two folders gave the same student ID once made safe for the reports; "
+            "check these rows before importing `grades.csv`:", "",
+            *(f"- {md(note[len(RENAMED):], 300)}" for note in notes)]
+
+
 def console_summary(
-    stats: ClassStats, out_dir: str, wall_seconds: float, jobs: int
+    stats: ClassStats, out_dir: str, wall_seconds: float, jobs: int, cached: int = 0
 ) -> list[str]:
-    """The lines the CLI prints at the end of a batch."""
-    lines = [
-        f"{_counts(stats)}. Took {wall_seconds:.1f} s with {jobs} job{'s' * (jobs != 1)} "
-        f"({stats.mean_seconds():.1f} s per graded submission).",
-    ]
+    """The lines the CLI prints at the end of a batch; ``cached``: results from the cache."""
+    lines = [f"{_counts(stats)}. {_timing(stats, out_dir, wall_seconds, jobs, cached)}"]
     if stats.failed:
         lines.append("Failed to grade:")
         lines += [
             f"  {one_line(r['student_id'], 40)}: {one_line(r['error'] or 'unknown', 120)}"
             for r in stats.failed
         ]
+    renamed = len(_renamed(stats)[6:])
+    if renamed:
+        lines.append(f"{renamed} student ID{'s' * (renamed != 1)} renamed to stay distinct "
+                     "(listed in summary.md)")
     if stats.graded:
         lines.append("Mean per part (graded submissions):")
         width = max(len(t) for t in PARTS.values())

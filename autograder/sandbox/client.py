@@ -49,6 +49,7 @@ class StudentError(Exception):
     def __init__(self, type_name: str, mro: list[str], message: str) -> None:
         super().__init__(f"{type_name}: {message}")
         self.type_name, self.mro, self.message = type_name, mro, message
+        self.where = ""  # the student's line it was raised at: "cell 9, line 12"
 
     def is_a(self, name: str) -> bool:
         """True if the student's exception derives from the builtin class ``name``."""
@@ -142,12 +143,12 @@ def _statements(code: StudentCode, part: int) -> list[dict]:
     graded = {id(s) for s in code.for_part(part, also=also)}
     out = []
     for statement in code.statements:
-        if id(statement) in graded:
-            out.append({"source": statement.source, "origin": statement.origin,
-                        "graded": True})
-        elif statement.source.lstrip().startswith(("class ", "@")) and _is_class(statement):
-            out.append({"source": statement.source, "origin": statement.origin,
-                        "graded": False})
+        entry = {"source": statement.source, "origin": statement.origin,
+                 "names": list(statement.names), "graded": id(statement) in graded}
+        if not entry["graded"]:
+            # Another part's class is kept (quietly); its functions wait for ``trust``.
+            entry["deferred"] = not _is_class(statement)
+        out.append(entry)
     return out
 
 
@@ -175,6 +176,7 @@ class Worker:
         self.load_errors: list[str] = []
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
+        self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
         self._server = standin.server(part)
         self._serving = False  # stand-ins are answered once the code is loaded
         self._load_message = {
@@ -199,6 +201,16 @@ class Worker:
         self.load_errors = [str(e) for e in reply.get("errors", [])][:50]
         self.names = {str(n) for n in reply.get("names", [])}
         self._serving = True
+
+    def trust(self, names: list[str]) -> list[str]:
+        """Let the student's own functions ``names`` (other parts, fully passed) replace
+        their stand-ins; returns the names that now run the student's code."""
+        self._send({"op": "trust", "names": sorted(names)})
+        reply = self._receive()
+        if type(reply) is not dict or reply.get("ok") is not True:
+            return []
+        value = _decode(reply.get("value"))
+        return [str(n) for n in value] if type(value) is list else []
 
     def _start(self) -> None:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
@@ -340,11 +352,13 @@ class Worker:
         if type(error) is not dict:
             raise self._fail("protocol", "malformed error reply")
         mro = error.get("mro")
-        raise StudentError(
+        failure = StudentError(
             str(error.get("type"))[:100],
             [str(m)[:100] for m in mro][:50] if type(mro) is list else [],
             str(error.get("message"))[:2000],
         )
+        failure.where = str(error.get("where") or "")[:100]
+        raise failure
 
     def call(self, name: str, *args: object, **kwargs: object) -> object:
         """Call a module-level function or class of the submission."""

@@ -35,12 +35,14 @@ from hypothesis import HealthCheck, Phase, settings
 from autograder.extract import StudentCode, extract_limited, from_json
 from autograder.parts import PARTS
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, limits
+from autograder.suite.evidence import STATIC_NAMES, evidence
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
     WARNINGS_KEY,
     WORKERS_KEY,
     close_workers,
+    fully_passed_names,
     part_of,
 )
 from autograder.suite.run import ENVIRONMENT_EXIT, EXTRACTED_ENV
@@ -155,7 +157,10 @@ class PartState:
                 self.broken = message
             raise GradingStopped(message) from None
         worker.timeout = CALL_TIMEOUT
-        self.config.stash[WARNINGS_KEY].extend(worker.load_errors)
+        # A worker loaded after tests began may have seen hidden inputs (plugin.py).
+        fresh = opened is not None
+        self.config.stash[WARNINGS_KEY].extend(
+            worker.load_errors if fresh else map(evidence, worker.load_errors))
         return worker
 
     def prestart(self, hash_seed: int, opened: Worker) -> None:
@@ -357,8 +362,11 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
         raise pytest.UsageError("the hidden suite needs --submission=PATH")
     extracted = os.environ.get(EXTRACTED_ENV)
     if extracted:  # run.py extracted it already, under limits
-        return from_json(Path(extracted).read_text(encoding="utf-8"))
-    return extract_limited(Path(path))
+        code = from_json(Path(extracted).read_text(encoding="utf-8"))
+    else:
+        code = extract_limited(Path(path))
+    STATIC_NAMES.update(code.defined())  # names fixed before any input exists
+    return code
 
 
 def _quietly(start, *args) -> None:
@@ -394,11 +402,22 @@ def parts(code: StudentCode, pytestconfig: pytest.Config):
         state.close()
 
 
+def _trusting(config: pytest.Config, part: int, worker: Worker) -> Worker:
+    """``worker``, told to run the student's own functions of the parts that have passed
+    every test so far (``fully_passed_names``) instead of their stand-ins."""
+    new = fully_passed_names(config, part) - worker.trusted_names
+    if new:
+        worker.trusted_names |= new
+        with contextlib.suppress(WorkerFailure):  # the test's own first call will tell
+            worker.trust(sorted(new))
+    return worker
+
+
 @pytest.fixture
 def student(request: pytest.FixtureRequest, parts: dict[int, PartState]) -> Student:
     """The worker that holds this module's part of the submission."""
     state = parts[part_of(request.node)]
-    worker = state.main_worker()
+    worker = _trusting(state.config, state.part, state.main_worker())
     return Student(state, worker, time.monotonic(), state.cache)
 
 
@@ -417,7 +436,7 @@ def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
             if worker is not None:
                 worker.close()  # with whatever it left running
             worker = state.new_worker(hash_seed, main=False)
-        made.append(worker)
+        made.append(_trusting(state.config, state.part, worker))
         return Student(state, worker, started, {})
 
     yield start

@@ -5,6 +5,7 @@ Loaded with ``-p autograder.suite.plugin`` by ``run.py``. It adds
 - ``--submission=PATH``: the notebook or ``.py`` file to grade (read by ``conftest.py``);
 - ``--results-json=PATH``: where to write the results (nothing is written without it);
 - ``--hidden-visibility=V``: Gradescope visibility of tests without a ``visibility`` marker;
+- ``--show-hidden-inputs``: keep the evidence of hidden tests in their messages (see below);
 - the markers ``points(n)`` (required on every test) and ``visibility(v)``.
 
 Every collected test becomes one ``TestResult``: id ``partN::test_name``, name = the
@@ -21,8 +22,16 @@ message for the student, built from the exception only:
   with the real traceback on stderr for the TA.
 
 Never a traceback, never test source, never hypothesis' notes (its "Falsifying
-example" would print the generated input; the suite's messages hold a small
-counterexample instead).
+example" would print the generated input).
+
+Hidden inputs: a message marks its *evidence* (the input and every value computed from
+it, the student's exception message included; ``evidence.py``). For a test whose
+visibility is ``visible``, or with ``--show-hidden-inputs``, the evidence stays;
+otherwise each piece gives way to its outline ("a list of 5 items") and a note says
+why, unless the test's name spells the value out (then it is no secret). Load warnings
+follow the same rule: those of a worker loaded before any test ran are the student's
+own code speaking and stay; a worker loaded later (after a crash, or with another hash
+seed) has lived beside hidden inputs, so its new warnings are evidence.
 """
 
 import contextlib
@@ -37,8 +46,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.parts import POINTS
+from autograder.parts import GRADING_ORDER, PART_OF, POINTS
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
+from autograder.suite.evidence import evidence, is_all_evidence, render, type_label
+from autograder.suite.support import raised_at
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 MESSAGE_LIMIT = 1500
@@ -50,6 +61,8 @@ WORKERS_KEY = pytest.StashKey[list]()
 ENVIRONMENT_KEY = pytest.StashKey[str]()
 # True once any of the submission's code was sent to a worker of this session.
 CODE_RAN_KEY = pytest.StashKey[bool]()
+# Per part: how many of its tests were collected, and how many passed so far.
+OUTCOMES_KEY = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -61,6 +74,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="after_published",
         choices=VISIBILITIES,
         help="visibility of tests without a visibility marker",
+    )
+    group.addoption(
+        "--show-hidden-inputs",
+        action="store_true",
+        default=False,
+        help="keep the inputs of hidden tests (and values computed from them) in messages",
     )
 
 
@@ -92,6 +111,16 @@ def _terminate(config: pytest.Config, signum: int, frame: object) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     # Normally every fixture has closed its workers by now; not after ``pytest.exit``.
     close_workers(config)
+
+
+def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
+    """Spec names of the other parts that have passed every one of their tests so far:
+    their functions may run as the student wrote them when ``part`` is graded (stand-ins
+    cost a round trip to the scoring process per call; a student whose own part is right
+    needs none)."""
+    outcomes = config.stash.get(OUTCOMES_KEY, {})
+    done = {p for p, o in outcomes.items() if p != part and 0 < o["total"] == o["passed"]}
+    return {name for name, p in PART_OF.items() if p in done}
 
 
 def part_of(item: pytest.Item) -> int:
@@ -135,16 +164,32 @@ def _clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def shown_warnings(warnings: list[str], reveal: bool) -> list[str]:
+    """Load warnings as the student reads them (see the module docstring)."""
+    kept, withheld = [], 0
+    for warning in dict.fromkeys(warnings):
+        plain = render(warning, True, MESSAGE_LIMIT)
+        if reveal or not is_all_evidence(warning):
+            kept.append(render(warning, reveal, MESSAGE_LIMIT))
+        elif plain not in kept:
+            withheld += 1
+    kept = list(dict.fromkeys(kept))
+    if withheld:
+        kept.append(f"{withheld} more warning{'s' * (withheld != 1)} from reloading your code "
+                    "during hidden tests (not shown: they may hold hidden inputs)")
+    return kept
+
+
 def student_message(exc: BaseException, where: str = "") -> str:
-    """What the student reads for a test that failed with ``exc``."""
+    """What the student reads for a test that failed with ``exc``, evidence still marked."""
     original = exc
     exc = _leaf(exc)
     message = getattr(exc, "student_message", None)
     if isinstance(message, str) and message:
         return _clip(message)
     if isinstance(exc, StudentError):
-        detail = f": {exc.message}" if exc.message.strip() else ""
-        return _clip(f"your code raised {exc.type_name}{detail}")
+        detail = f": {evidence(exc.message)}" if exc.message.strip() else ""
+        return _clip(f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail}")
     if isinstance(exc, WorkerFailure):
         if exc.kind == "timeout":
             seconds = re.search(r"within ([\d.]+) s", exc.detail)
@@ -180,11 +225,18 @@ class Recorder:
     def __init__(self, config: pytest.Config, path: Path) -> None:
         self.config, self.path = config, path
         self.hidden = config.getoption("--hidden-visibility")
+        self.reveal = bool(config.getoption("--show-hidden-inputs"))
         self.results: dict[str, dict] = {}
 
     @pytest.hookimpl(trylast=True)  # after -k / -m deselection
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        # Parts run in the assignment's order: a part whose functions others use comes
+        # first, so that once it has passed every test they can run the student's own.
+        items.sort(key=lambda item: GRADING_ORDER.index(part_of(item)))
+        outcomes = self.config.stash[OUTCOMES_KEY] = {p: {"total": 0, "passed": 0}
+                                                      for p in POINTS}
         for item in items:
+            outcomes[part_of(item)]["total"] += 1
             marks = list(item.iter_markers("visibility"))
             visibility = marks[0].args[0] if marks else self.hidden
             if visibility not in VISIBILITIES:
@@ -216,9 +268,9 @@ class Recorder:
         if report.failed and not result["_failed"]:
             result["_failed"] = True
             exc = call.excinfo.value if call.excinfo is not None else None
-            result["output"] = (
-                student_message(exc, item.nodeid) if exc is not None else "failed"
-            )
+            message = student_message(exc, item.nodeid) if exc is not None else "failed"
+            result["output"] = render(message, self.reveal or result["visibility"] == "visible",
+                                      MESSAGE_LIMIT, public=result["name"])
         elif report.skipped and not result["_failed"]:
             result["_failed"] = True
             result["output"] = "not run"
@@ -226,6 +278,7 @@ class Recorder:
             result["status"] = "passed"
             result["score"] = result["max_score"]
             result["output"] = "passed"
+            self.config.stash[OUTCOMES_KEY][result["part"]]["passed"] += 1
         return report
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -239,7 +292,7 @@ class Recorder:
             "version": 1,
             "exitstatus": int(exitstatus),
             "tests": tests,
-            "warnings": list(dict.fromkeys(self.config.stash.get(WARNINGS_KEY, []))),
+            "warnings": shown_warnings(self.config.stash.get(WARNINGS_KEY, []), self.reveal),
             "environment_error": self.config.stash.get(ENVIRONMENT_KEY, None),
         }
         tmp = self.path.with_name(self.path.name + ".part")

@@ -3,9 +3,11 @@
 CONTRACT (owned by the suite; the CLI and the repository's tests call only this):
 
     grade_file(path, student_id, *, source_label=None, timeout=300.0,
-               hidden_visibility="after_published") -> SubmissionResult
+               hidden_visibility="after_published", show_hidden_inputs=False)
+        -> SubmissionResult
 
 - ``path``: a notebook (.ipynb) or .py file.
+- ``show_hidden_inputs``: messages of hidden tests keep their inputs (off: "…"; see plugin.py).
 - Runs pytest on ``autograder/suite`` in a *separate* process (the scoring
   process), which itself starts one sandboxed worker per part.
 - Never raises for a bad submission: an unreadable file, a crash or a timeout of
@@ -48,6 +50,7 @@ from pathlib import Path
 
 from autograder.extract import SubmissionError, extract_limited, to_json
 from autograder.parts import PART_OF, POINTS
+from autograder.report.safe import safe_result
 from autograder.results import SubmissionResult, TestResult
 from autograder.sandbox import limits
 
@@ -75,8 +78,11 @@ timeout = 60
 """
 
 
-def pytest_command(path: Path, results: Path, ini: Path, hidden_visibility: str) -> list[str]:
+def pytest_command(
+    path: Path, results: Path, ini: Path, hidden_visibility: str, show_hidden_inputs: bool = False
+) -> list[str]:
     """The command line of the scoring process."""
+    reveal = ["--show-hidden-inputs"] if show_hidden_inputs else []
     return [
         sys.executable, "-m", "pytest", str(SUITE_DIR),
         "-c", str(ini), "--rootdir", str(SUITE_DIR), "--confcutdir", str(SUITE_DIR),
@@ -85,7 +91,7 @@ def pytest_command(path: Path, results: Path, ini: Path, hidden_visibility: str)
         "-p", "no:unraisableexception",
         f"--submission={path}", f"--results-json={results}",
         f"--hidden-visibility={hidden_visibility}",
-        "-q", "--assert=plain", "--no-header", "--tb=no", "-W", "ignore",
+        "-q", "--assert=plain", "--no-header", "--tb=no", "-W", "ignore", *reveal,
     ]  # fmt: skip
 
 
@@ -214,6 +220,7 @@ def grade_file(
     source_label: str | None = None,
     timeout: float = 300.0,
     hidden_visibility: str = "after_published",
+    show_hidden_inputs: bool = False,
 ) -> SubmissionResult:
     """Grade one submission with the hidden suite (see the module docstring)."""
     started = time.monotonic()
@@ -225,7 +232,7 @@ def grade_file(
     def finish(**fields) -> SubmissionResult:
         result = _result(student_id, source, **fields)
         result["seconds"] = round(time.monotonic() - started, 3)
-        return result
+        return safe_result(result)  # nothing a submission wrote can break a report
 
     try:
         code = extract_limited(path, timeout)
@@ -243,7 +250,7 @@ def grade_file(
         extracted = tmp_dir / "extracted.json"  # the scoring process reads it, not the file
         extracted.write_text(to_json(code), encoding="utf-8")
         limits.isolation()  # probe once here; the scoring process inherits the answer
-        command = pytest_command(path, results, ini, hidden_visibility)
+        command = pytest_command(path, results, ini, hidden_visibility, show_hidden_inputs)
         left = timeout - (time.monotonic() - started)
         exit_code, stderr = _run(command, tmp_dir, left, extracted)
         if exit_code is None:

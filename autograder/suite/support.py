@@ -4,6 +4,9 @@ Every check raises ``AssertionError`` with a message written for the student: wh
 called, what came back, what the specification asks for, and at most a small input.
 Replies are validated *before* they are compared (an ``encode`` must return a list of
 ``int``, ``bool`` excluded), so a wrong type gives a clear message, not a grader error.
+
+Everything in a message that a hidden input determines is marked as evidence
+(``evidence.py``): ``show`` marks a value and gives its outline ("a list of 5 items").
 """
 
 import contextlib
@@ -11,6 +14,7 @@ import json
 import math
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +22,8 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from autograder.sandbox import Remote, StudentError, WorkerFailure
+
+from .evidence import compared, evidence, outline, type_label
 
 UNK = "<UNK>"
 EOW = " "
@@ -30,18 +36,128 @@ EXTRA_HASH_SEEDS = (2, 3)
 # --- messages and reply checks --------------------------------------------------------
 
 
-def show(value: object, limit: int = 80) -> str:
-    """``repr`` of a value, cut to ``limit`` characters for messages."""
+def show(value: object, limit: int = 80, hidden_as: str | None = None) -> str:
+    """``repr`` of a value, cut to ``limit`` characters, marked as evidence.
+
+    Hidden, it reads as ``hidden_as``, by default the value's outline ("a str of 3
+    characters with a tab").
+    """
     if isinstance(value, Remote):
-        return f"a {value.type_name} object"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 5] + " ...]"
+        return f"a {type_label(value.type_name)} object"
+    return evidence(_cut(value, limit), outline(value) if hidden_as is None else hidden_as)
+
+
+def versus(got: object, expected: object, limit: int = 80) -> str:
+    """``got, expected expected`` for a message; hidden, how ``got`` differs (``compared``)."""
+    return evidence(f"{_cut(got, limit)}, expected {_cut(expected, limit)}",
+                    compared(got, expected))
+
+
+def _cut(value: object, limit: int) -> str:
+    """``repr(value)`` in about ``limit`` characters, without writing out a huge value.
+
+    Messages are built whether or not a check fails, so this must stay cheap: a long
+    container is cut to its first ``limit`` elements before anything is written. A long
+    value is then shortened by dropping whole elements, never by cutting its text, so what
+    is shown still reads as the structure it came from: ``[1, 2, ... (98 more)]``,
+    ``{'a': 1, ... (5 more)}``, ``'abc'... (+900 characters)``. Nested values get a share
+    of the room and are shortened the same way.
+    """
+    sized = isinstance(value, (str, list, tuple, dict, set, frozenset))
+    size = len(value) if sized else 0
+    if isinstance(value, (str, list, tuple)) and size > limit:
+        value = value[:limit]
+    elif isinstance(value, dict) and size > limit:
+        value = dict(list(value.items())[:limit])
+    text = repr(value) if not sized or size <= limit else ""
+    if text and len(text) <= limit:
+        return text
+    if isinstance(value, str):
+        keep = max(limit - 24, 8)
+        return f"{value[:keep]!r}... (+{size - keep} characters)"
+    if sized:
+        return _elements(value, limit, size)
+    return f"<{type(value).__name__} whose repr has {len(text)} characters>"
+
+
+def _elements(value: list | tuple | dict | set | frozenset, limit: int, size: int) -> str:
+    """The first elements of a container that fit in ``limit``; ``size`` of them in all."""
+    start, end = {list: "[]", tuple: "()"}.get(type(value), "{}")
+    pairs = value.items() if isinstance(value, dict) else value
+    shown: list[str] = []
+    width = len(start) + len(end)
+    for i, element in enumerate(pairs):
+        if isinstance(value, dict):
+            room = max(limit // 3, 12)
+            item = f"{_cut(element[0], room)}: {_cut(element[1], room)}"
+        else:
+            item = _cut(element, max(limit // 2, 16))
+        more = size - i - 1
+        tail = len(f", ... ({more} more)") if more else 0
+        if shown and width + len(item) + 2 + tail > limit:
+            break
+        shown.append(item)
+        width += len(item) + 2
+    left = size - len(shown)
+    body = ", ".join(shown) + (f", ... ({left} more)" if left else "")
+    return f"{start}{body}{end}"
 
 
 def check(condition: object, message: str) -> None:
     """Fail the test with ``message`` unless ``condition`` holds."""
     if not condition:
         raise AssertionError(message)
+
+
+class Failures:
+    """The failing checks of one test, reported together instead of the first one alone.
+
+    ``with failures.case():`` runs one independent check (one corpus, one input); an
+    ``AssertionError`` or a ``StudentError`` inside it is recorded and the test goes on
+    with the next case. ``report()`` fails the test with every recorded message, at most
+    ``limit`` of them written out, and says how many more there are.
+    """
+
+    def __init__(self, limit: int = 4) -> None:
+        self.messages: list[str] = []
+        self.limit = limit
+
+    def check(self, condition: object, message: str) -> None:
+        if not condition:
+            self.messages.append(message)
+
+    @contextlib.contextmanager
+    def case(self):
+        try:
+            yield
+        except AssertionError as exc:
+            self.messages.append(str(exc) or "a check failed")
+        except StudentError as exc:
+            message = getattr(exc, "student_message", None) or (
+                f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
+                + (f": {evidence(clip(exc.message))}" if exc.message.strip() else ""))
+            self.messages.append(message)
+
+    def report(self) -> None:
+        if not self.messages:
+            return
+        if len(self.messages) == 1:
+            raise AssertionError(self.messages[0])
+        shown = self.messages[: self.limit]
+        more = len(self.messages) - len(shown)
+        text = f"{len(self.messages)} checks failed: " + " ".join(
+            f"({i}) {m}" for i, m in enumerate(shown, 1))
+        raise AssertionError(text + (f" (and {more} more)" if more else ""))
+
+
+def raised_at(exc: StudentError) -> str:
+    """``" at cell 9, line 12"``: where the student's code raised, when the worker knows.
+
+    The worker runs student code, so only that exact shape is shown: free text there
+    could carry a hidden input (see ``evidence.py``).
+    """
+    where = getattr(exc, "where", "")
+    return f" at {where}" if re.fullmatch(r"(cell \d{1,5}, )?line \d{1,7}", where) else ""
 
 
 def is_int(value: object) -> bool:
@@ -55,7 +171,7 @@ def is_number(value: object) -> bool:
 
 
 def kind(value: object) -> str:
-    return "a handle to a " + value.type_name if isinstance(value, Remote) else type(
+    return "a handle to a " + type_label(value.type_name) if isinstance(value, Remote) else type(
         value
     ).__name__
 
@@ -86,7 +202,7 @@ def expect_remote(value: object, what: str, type_name: str | None = None) -> Rem
     if type_name is not None:
         check(
             value.type_name == type_name,  # type: ignore[union-attr]
-            f"{what} should return a {type_name}, got a {value.type_name}",  # type: ignore
+            f"{what} should return a {type_name}, got a {type_label(value.type_name)}",  # type: ignore
         )
     return value  # type: ignore[return-value]
 
@@ -120,9 +236,9 @@ def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) ->
     except StudentError as exc:
         if exc.is_a(kind_name):
             return exc
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         raise AssertionError(
-            f"{what} should raise {kind_name}, but it raised {exc.type_name}{detail}"
+            f"{what} should raise {kind_name}, but it raised {type_label(exc.type_name)}{detail}"
         ) from None
     raise AssertionError(f"{what} should raise {kind_name}, but it returned {show(value)}")
 
@@ -219,6 +335,15 @@ def by_size(cases: list) -> list:
 # student's objects (a function's ``__builtins__`` is whatever the student made it).
 
 
+def mro_names(student, name: str) -> list[str]:
+    """The names of the classes ``name`` derives from, read in the worker as plain strings."""
+    cls = handle(student, name)
+    mro = student.get(cls, "__mro__")
+    check(type(mro) is tuple and all(isinstance(c, Remote) for c in mro),
+          f"{name}.__mro__ should be a tuple of classes, got {show(mro)}")
+    return [str(student.get(c, "__name__")) for c in mro]  # type: ignore[union-attr]
+
+
 def handle(student, name: str, attribute: str | None = None) -> Remote:
     """The worker's ``name`` (or ``name.attribute``), looked up once per worker."""
     key = ("handle", name, attribute)
@@ -252,8 +377,9 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
             except StudentError as exc:
                 where = describe(row) if describe else show(row if len(row) > 1 else row[0])
                 exc.student_message = (  # type: ignore[attr-defined]
-                    f"your code raised {exc.type_name}"
-                    + (f": {clip(exc.message)}" if exc.message else "") + f" (for {where})"
+                    f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
+                    + (f": {evidence(clip(exc.message))}" if exc.message else "")
+                    + f" (for {where})"
                 )
                 raise
         raise
@@ -274,9 +400,10 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
         results = student.map(decode, *before, ids)
     except StudentError as exc:
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         exc.student_message = (  # type: ignore[attr-defined]
-            f"your code raised {exc.type_name}{detail} (in decode(encode({where})))")
+            f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} "
+            f"(in decode(encode({where})))")
         raise
     check(type(results) is list and len(results) == len(texts),
           "the grader could not call your code")
@@ -424,3 +551,40 @@ def ratio_text(ratio: float, give_up: float) -> str:
 
 def ms_text(seconds: float) -> str:
     return "stopped" if seconds == math.inf else f"{seconds * 1e3:.1f} ms"
+
+
+# --- what a message says (Part 1) -----------------------------------------------------
+
+# Who must provide the method: a subclass, a concrete implementation, or one named.
+WHO = re.compile(
+    r"sub-?\s?class|child class|derived class|inherit|concrete|chartokenizer|bpetokenizer"
+)
+# ... or the duty itself: overriding, or an obligation to implement, provide or define.
+DUTY = re.compile(
+    r"overrid|override|(must|should|shall|need|needs|has to|have to|is required to|are "
+    r"required to|to be|responsib\w*)(\s+\w+){0,3}?\s+(implement|provide|define|supply)"
+)
+
+
+def names_method(message: str, method: str) -> bool:
+    """``encode`` (``encode()``, ``Tokenizer.encode``, "encoding") appears as a word."""
+    return re.search(rf"(?<![a-z]){method[:-1]}(e|es|ed|ing|er)\b", message) is not None
+
+
+def duty_problems(message: str, method: str) -> list[str]:
+    """What the message of ``Tokenizer.method``'s ``NotImplementedError`` fails to say.
+
+    It must name the method and say that a subclass or a concrete implementation has
+    to provide it, in any words: "subclasses must implement encode", "encode() must be
+    overridden", "use a concrete implementation like CharTokenizer", ... A message that
+    names only the other method was copied from it.
+    """
+    text = " ".join(message.lower().split())
+    other = "decode" if method == "encode" else "encode"
+    problems = []
+    if not names_method(text, method):
+        problems.append(f"name the method ({method})" + (
+            f" rather than {other}" if names_method(text, other) else ""))
+    if not (WHO.search(text) or DUTY.search(text)):
+        problems.append("say that a subclass (or a concrete tokenizer) must provide it")
+    return problems
