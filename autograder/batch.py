@@ -6,7 +6,8 @@ bytes, same grader) is not graded again, so an interrupted batch resumes.
 
 Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
-``status="error"`` and the reason.
+``status="error"`` and the reason. Every result leaves ``grade_one`` made safe for
+the reports (``report.safe.safe_result``).
 """
 
 import time
@@ -16,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from .cache import ResultCache
 from .collect import Submission
 from .parts import POINTS
+from .report.safe import safe_result
 from .results import SubmissionResult
 
 
@@ -36,11 +38,14 @@ def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
 
 
 def grade_one(
-    sub: Submission, *, timeout: float, hidden_visibility: str, cache: ResultCache | None = None
+    sub: Submission, *, timeout: float, hidden_visibility: str, cache: ResultCache | None = None,
+    show_hidden_inputs: bool = False,
 ) -> SubmissionResult:
     """Grade one submission (or take its cached result); never raises."""
     if sub.path is None:
-        return error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
+        result = error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
+        result["warnings"] = list(sub.notes)
+        return safe_result(result)
     started = time.monotonic()
     try:
         result = cache.get(sub.path) if cache else None
@@ -53,6 +58,7 @@ def grade_one(
                 source_label=sub.label,
                 timeout=timeout,
                 hidden_visibility=hidden_visibility,
+                show_hidden_inputs=show_hidden_inputs,
             )
             if cache:
                 cache.put(sub.path, result)
@@ -65,7 +71,7 @@ def grade_one(
     result["student_id"] = sub.student_id
     result["source"] = sub.label
     result["warnings"] = [*sub.notes, *result.get("warnings", [])]
-    return result
+    return safe_result(result)
 
 
 def grade_all(
@@ -76,13 +82,15 @@ def grade_all(
     hidden_visibility: str = "after_published",
     on_done: Callable[[SubmissionResult, int, int], None] | None = None,
     cache: ResultCache | None = None,
+    show_hidden_inputs: bool = False,
 ) -> list[SubmissionResult]:
     """Grade ``subs`` with ``jobs`` in parallel; results sorted by student_id."""
     results: list[SubmissionResult] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [
             pool.submit(
-                grade_one, s, timeout=timeout, hidden_visibility=hidden_visibility, cache=cache
+                grade_one, s, timeout=timeout, hidden_visibility=hidden_visibility, cache=cache,
+                show_hidden_inputs=show_hidden_inputs,
             )
             for s in subs
         ]

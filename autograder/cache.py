@@ -7,6 +7,8 @@ submission is graded again; change nothing and a rerun only grades what is new.
 
 Only ``graded`` results are kept. A timeout or a crash may be the machine's
 fault (a loaded batch, an out-of-memory kill), so it is retried on the next run.
+A cached result is never poison: it is made safe (``report.safe``) when stored and
+again when read, so a file written by an older grader cannot break the reports.
 """
 
 import hashlib
@@ -14,6 +16,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from .report.safe import safe_result
 from .results import SubmissionResult
 
 PACKAGE = Path(__file__).resolve().parent
@@ -61,7 +64,9 @@ class ResultCache:
             data = json.loads((self.folder / f"{self.key(path)}.json").read_text("utf-8"))
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) and data.get("status") == "graded" else None
+        if not isinstance(data, dict) or data.get("status") != "graded":
+            return None
+        return safe_result(data)
 
     def put(self, path: Path, result: SubmissionResult) -> None:
         """Store ``result`` if it is worth keeping (graded); written atomically."""
@@ -70,5 +75,5 @@ class ResultCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         target = self.folder / f"{self.key(path)}.json"
         partial = target.with_suffix(".tmp")
-        partial.write_text(json.dumps(result), encoding="utf-8")
+        partial.write_text(json.dumps(safe_result(result)), encoding="utf-8")
         partial.replace(target)

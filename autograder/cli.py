@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "(default: %(default)s)")
     grade.add_argument("--hidden-visibility", choices=VISIBILITIES, default="after_published",
                        help="Gradescope visibility of the hidden tests (default: %(default)s)")
+    grade.add_argument("--show-hidden-inputs", action="store_true",
+                       help="show the inputs of hidden tests in feedback (default: off; the "
+                            "messages then say what broke without the input)")
     grade.add_argument("--timeout", metavar="SECONDS", type=_positive_float, default=300.0,
                        help="wall-time limit per submission (default: %(default)g)")
     grade.add_argument("--force", action="store_true",
@@ -140,13 +143,15 @@ def grade_command(args: argparse.Namespace) -> int:
           f"with {jobs} job{'s' * (jobs != 1)}...", file=sys.stderr, flush=True)
     # Workers must not see other students' files or the reports.
     limits.hide(args.path if args.path.is_dir() else args.path.parent, args.out)
-    options = f"visibility={args.hidden_visibility};timeout={args.timeout:g}"
+    options = (f"visibility={args.hidden_visibility};timeout={args.timeout:g};"
+               f"inputs={'shown' if args.show_hidden_inputs else 'hidden'}")
     cache = ResultCache(args.out / CACHE_DIR, options, read=not args.force)
     started = time.monotonic()
     progress = Progress(len(subs))
     try:
         results = grade_all(subs, jobs=jobs, timeout=args.timeout, cache=cache,
-                            hidden_visibility=args.hidden_visibility, on_done=progress)
+                            hidden_visibility=args.hidden_visibility, on_done=progress,
+                            show_hidden_inputs=args.show_hidden_inputs)
     finally:
         progress.close()
     wall = time.monotonic() - started

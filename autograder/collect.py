@@ -13,13 +13,28 @@ In a student's assignment folder the notebook wins: ``<assignment>.ipynb``, else
 the only ``.ipynb``, else the first in name order (noted); then ``.py`` files by
 the same rule. A student folder with nothing gradable is still a ``Submission``,
 with ``error`` set, so the batch grades everyone else and reports it.
+
+Every folder in the tree gets a row, hidden ones (``.alice``) included; only the
+folders tools leave behind (``TOOL_FOLDERS``) are skipped. A submission is the
+student's own regular files: a symbolic link is never followed (it could point at
+the reference solution or at another student's work). A link in place of a student
+folder or of the assignment folder is that student's error row; a link among the
+files is skipped and noted. Student IDs are made safe for the reports
+(``report.safe.safe_text``: a folder name that is not UTF-8 shows its bytes as
+``\xff``) and then distinct (``bob~2``), with a note that says so.
 """
 
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .report.safe import RENAMED, safe_text, unique_ids
+
 NOTHING_FOUND = "no notebook or .py file found"
 GRADABLE = (".ipynb", ".py")
+# Folders that Jupyter, Python and git create next to notebooks: never a student.
+TOOL_FOLDERS = {".ipynb_checkpoints", "__pycache__", ".git"}
+LINK_IGNORED = "a symbolic link, not followed: a submission is the student's own files"
 
 
 class UsageError(Exception):
@@ -41,36 +56,54 @@ def _is_ignored(path: Path) -> bool:
     return path.name.startswith(".") or path.name == "__pycache__"
 
 
+def entry_kind(path: Path) -> str:
+    """``"file"``, ``"dir"``, ``"link"`` or ``"other"``, never following a link."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return "other"
+    if stat.S_ISLNK(mode):
+        return "link"
+    return "file" if stat.S_ISREG(mode) else "dir" if stat.S_ISDIR(mode) else "other"
+
+
 def pick_file(folder: Path, assignment: str) -> tuple[Path | None, list[str]]:
-    """The file to grade in ``folder`` and notes on the choice; ``None`` if none fits."""
-    if not folder.is_dir():
+    """The file to grade in ``folder`` and notes on the choice; ``None`` if none fits.
+
+    Only regular files count; a link to a gradable file is noted as ignored.
+    """
+    if entry_kind(folder) != "dir":
         return None, []
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not _is_ignored(p))
+    entries = sorted(p for p in folder.iterdir() if not _is_ignored(p))
+    files = [p for p in entries if entry_kind(p) == "file"]
+    links = [p for p in entries if entry_kind(p) == "link" and p.suffix in GRADABLE]
+    notes = [f"ignored {p.name}: {LINK_IGNORED}" for p in links]
     for suffix in GRADABLE:
         candidates = [p for p in files if p.suffix == suffix]
         if not candidates:
             continue
         preferred = folder / f"{assignment}{suffix}"
         chosen = preferred if preferred in candidates else candidates[0]
-        notes = []
         if len(candidates) > 1:
             others = ", ".join(p.name for p in candidates if p != chosen)
             notes.append(f"graded {chosen.name}; also found {others}")
         return chosen, notes
-    return None, []
+    return None, notes
 
 
 def _student_submission(root: Path, student: Path, assignment: str) -> Submission:
     folder = student / assignment
+    if entry_kind(folder) == "link":
+        label = folder.relative_to(root).as_posix()
+        return Submission(student.name, None, label, error=f"{label} is {LINK_IGNORED}")
     path, notes = pick_file(folder, assignment)
     if path is None:
-        where = folder if folder.is_dir() else student
-        return Submission(
-            student.name,
-            None,
-            where.relative_to(root).as_posix() + "/",
-            error=f"{NOTHING_FOUND} in {where.relative_to(root).as_posix()}/",
-        )
+        where = folder if entry_kind(folder) == "dir" else student
+        label = where.relative_to(root).as_posix()
+        found = f"{NOTHING_FOUND} in {label}/"
+        if notes:  # links were there
+            found += f" ({'; '.join(notes)})"
+        return Submission(student.name, None, label + "/", error=found)
     return Submission(student.name, path, path.relative_to(root).as_posix(), notes=notes)
 
 
@@ -82,16 +115,20 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
     if root.is_file():
         if root.suffix not in GRADABLE:
             raise UsageError(f"{root}: expected a .ipynb notebook, a .py file or a folder")
-        return [Submission(root.stem, root, root.name)]
+        return _distinct([Submission(root.stem, root, root.name)])
     if not root.is_dir():
         raise UsageError(f"{root}: not a file or folder")
     found: dict[str, Submission] = {}
     for entry in sorted(root.iterdir()):
-        if _is_ignored(entry):
+        kind = entry_kind(entry)
+        if entry.name in TOOL_FOLDERS:
             continue
-        if entry.is_dir():
+        if kind == "link" and (entry.is_dir() or entry.suffix in GRADABLE):
+            name = entry.name if entry.is_dir() else entry.stem
+            sub = Submission(name, None, entry.name, error=f"{entry.name} is {LINK_IGNORED}")
+        elif kind == "dir":
             sub = _student_submission(root, entry, assignment)
-        elif entry.is_file() and entry.suffix in GRADABLE:
+        elif kind == "file" and entry.suffix in GRADABLE and not _is_ignored(entry):
             sub = Submission(entry.stem, entry, entry.name)
         else:
             continue
@@ -104,4 +141,19 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
                 error=f"two submissions for one student: {first.label} and {sub.label}",
             )
         found[sub.student_id] = sub
-    return [found[k] for k in sorted(found)]
+    return _distinct(list(found.values()))
+
+
+def _distinct(subs: list[Submission]) -> list[Submission]:
+    """Submissions with safe, distinct IDs, sorted; a changed ID is noted."""
+    safe = [safe_text(s.student_id, one_line=True) or "_" for s in subs]
+    out = []
+    for sub, clean, final in zip(subs, safe, unique_ids(safe)):
+        notes = list(sub.notes)
+        if final != sub.student_id:
+            why = "two folders give the same ID" if final != clean else "not printable as is"
+            shown = safe_text(repr(sub.student_id), one_line=True)
+            notes.insert(0, f"{RENAMED}{sub.label}: the folder name {shown} is reported as "
+                            f"{final} ({why})")
+        out.append(Submission(final, sub.path, sub.label, sub.error, notes))
+    return sorted(out, key=lambda s: s.student_id)

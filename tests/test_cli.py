@@ -187,10 +187,10 @@ def test_find_submissions_in_a_tree(tmp_path: Path) -> None:
     (tmp_path / "loose.py").write_text("")
     (tmp_path / "notes.txt").write_text("")
     subs = find_submissions(tmp_path, "tokenization")
-    assert [s.student_id for s in subs] == ["a", "b", "loose"]
-    assert subs[0].path is None and subs[0].error.startswith(NOTHING_FOUND)
-    assert subs[1].label == "b/tokenization/tokenization.ipynb"
-    assert subs[2].label == "loose.py"
+    assert [s.student_id for s in subs] == [".hidden", "a", "b", "loose"]  # every folder
+    assert subs[1].path is None and subs[1].error.startswith(NOTHING_FOUND)
+    assert subs[2].label == "b/tokenization/tokenization.ipynb"
+    assert subs[3].label == "loose.py"
 
 
 def tamper_with_cache(out: Path) -> float:

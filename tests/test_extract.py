@@ -31,14 +31,18 @@ def test_definitions_are_kept_and_demos_dropped(tmp_path):
     path = tmp_path / "s.py"
     path.write_text(
         "import collections\nUNK = '<UNK>'\nQ1_EMBEDDING_MIB = 87.89\nlower_case = 3\n"
+        "tok = make_tokenizer()\n"
         "def merge_pair(t, p):\n    return t\nprint('demo')\nfor i in range(3):\n    pass\n"
         "assert merge_pair([], ()) == []\nif __name__ == '__main__':\n    main()\n"
     )
     code = extract(path)
     kept = [st.names for st in code.statements]
-    assert kept == [("collections",), ("UNK",), ("Q1_EMBEDDING_MIB",), ("merge_pair",)]
+    assert kept == [("collections",), ("UNK",), ("Q1_EMBEDDING_MIB",), ("lower_case",),
+                    ("merge_pair",)]
     parts = {st.names[0]: st.part for st in code.statements}
-    assert parts == {"collections": None, "UNK": None, "Q1_EMBEDDING_MIB": 6, "merge_pair": 4}
+    assert parts == {"collections": None, "UNK": None, "Q1_EMBEDDING_MIB": 6,
+                     "lower_case": None, "merge_pair": 4}
+    assert code.warnings == []  # nothing kept reads what was dropped
 
 
 def test_plotting_imports_are_dropped(tmp_path):
@@ -116,3 +120,57 @@ def test_unreadable_submissions_raise_a_clear_error(tmp_path, content, suffix):
 def test_a_missing_file_raises_a_clear_error(tmp_path):
     with pytest.raises(SubmissionError, match="does not exist"):
         extract(tmp_path / "nothing.ipynb")
+
+
+def test_blocks_that_only_import_or_define_are_kept(tmp_path):
+    path = tmp_path / "s.py"
+    path.write_text(
+        "try:\n    from tqdm import tqdm\nexcept ImportError:\n    tqdm = lambda x: x\n"
+        "if DEBUG:\n    import pprint\nelse:\n    pprint = None\n"
+        "try:\n    train()\nexcept ValueError:\n    pass\n"  # runs code: dropped
+        "if ready():\n    import json\n"  # the condition calls: dropped
+        "if True:\n    print('demo')\n"
+    )
+    code = extract(path)
+    assert [st.names for st in code.statements] == [("tqdm",), ("pprint",)]
+    assert code.statements[0].source.startswith("try:")
+
+
+@pytest.mark.parametrize("line, kept", [
+    ("sizes = [50, 100, (1, -2.5)]", True),
+    ("merges_file = {'a': 'b', 'n': None}", True),
+    ("big = [" + "1, " * 6000 + "]", False),
+    ("lines = open('x').read()", False),
+    ("n = len('abc')", False),
+])
+def test_constants_of_any_case_are_kept_when_their_value_is_a_literal(tmp_path, line, kept):
+    path = tmp_path / "s.py"
+    path.write_text(line + "\n")
+    assert bool(extract(path).statements) == kept
+
+
+def test_dropped_statements_that_kept_code_reads_are_named(tmp_path):
+    path = notebook(tmp_path, [
+        ("code", "from tqdm import tqdm\nlimit = int('5')\ncorpus = ['a b']", SOLUTION),
+        ("code", "def merge_pair(t, p):\n    return [x for x in tqdm(t)][:limit]", SOLUTION),
+        ("code", "shown = merge_pair(['a'], ('a', 'b'))\nprint(shown)", None),
+    ])
+    code = extract(path)
+    assert [st.names for st in code.statements] == [("corpus",), ("merge_pair",)]
+    assert len(code.warnings) == 2, code.warnings
+    tqdm, limit = code.warnings
+    assert tqdm.startswith("cell 1, line 1: sets tqdm") and "merge_pair (cell 2, line 1)" in tqdm
+    assert limit.startswith("cell 1, line 2: sets limit") and "NameError" in limit
+    assert "names set to a literal value" in limit  # the rule is said
+
+
+def test_imports_graded_code_cannot_make_are_named(tmp_path):
+    path = tmp_path / "s.py"
+    path.write_text("import numpy as np\nimport regex\nimport collections.abc\n"
+                    "import torch, os\nfrom sklearn.feature_extraction import text\n"
+                    "try:\n    import tiktoken\nexcept ImportError:\n    tiktoken = None\n")
+    warnings = extract(path).warnings
+    assert [w.split(": ")[0] for w in warnings] == [
+        "lines 1-9, line 4", "lines 1-9, line 5"]
+    assert "imports torch" in warnings[0] and "imports sklearn" in warnings[1]
+    assert all("standard library, numpy and regex" in w for w in warnings)

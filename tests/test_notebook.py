@@ -20,6 +20,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from autograder.extract.split import kept_names
 from autograder.parts import PART_OF, POINTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,14 +92,14 @@ def test_grade_ids_are_unique_and_schema_3(source_nb):
 
 
 def top_level(source: str):
-    """What the hidden grader keeps: imports, def/class names, UPPER_CASE assignments."""
+    """The names the hidden grader keeps (``kept_names``), imports aside; IPython lines
+    (``%run``, ``!pip``) are not Python and the grader blanks them too."""
+    python = "\n".join("" if re.match(r"\s*[%!?]", line) else line
+                       for line in source.splitlines())
     kept = []
-    for node in ast.parse(source).body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            kept.append(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            kept += [t.id for t in targets if isinstance(t, ast.Name) and t.id.isupper()]
+    for node in ast.parse(python).body:
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            kept += kept_names(node) or ()
     return kept
 
 
@@ -112,7 +113,8 @@ def test_graded_names_are_top_level_definitions_and_tests_define_nothing(source_
             "grade"
         ):
             defined += names
-        else:  # test and demo cells: nothing the grader would pick up by mistake
+        elif not grading(cell).get("grade"):  # demo cells (the grader skips test cells):
+            # nothing the grader would pick up by mistake
             assert names == [], f"cell defines {names} outside a solution cell:\n{cell.source}"
     assert set(PART_OF) <= set(defined)
     assert len(defined) == len(set(defined)), "a name is defined twice"

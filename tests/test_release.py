@@ -60,7 +60,8 @@ def regenerated(tmp_path_factory) -> Path:
 
 def test_regenerated_release_matches_committed(regenerated):
     fresh, committed = files(regenerated), files(RELEASE_DIR)
-    assert sorted(fresh) == sorted(committed) == ["tinyshakespeare.txt", "tokenization.ipynb"]
+    assert sorted(fresh) == sorted(committed) == [
+        "preflight.py", "tinyshakespeare.txt", "tokenization.ipynb"]
     for name, path in fresh.items():
         if name.endswith(".ipynb"):
             new = nbformat.read(path, as_version=4)

@@ -5,10 +5,19 @@ never runs the student's copy of the tests) and minus IPython syntax (magics,
 shell escapes, help queries), which is not Python. A ``.py`` file is one chunk;
 if it does not parse as a whole, it is cut at jupytext / nbconvert cell markers
 so that one broken cell does not cost the rest.
+
+A file is read only if it is a regular file reached without following a link at its
+last step (``O_NOFOLLOW``; the collector never hands over links anyway). A notebook
+must have nbformat 4's shape where the grader relies on it: an object with a list of
+``cells``, each an object with a ``cell_type`` string, ``source`` as text or a list of
+text lines, ``metadata`` (and its ``nbgrader`` entry) an object. Any other shape (an
+nbformat 3 file, a list, nesting too deep to decode) is a ``SubmissionError`` that names
+the cell and what is wrong, so the student's row says how to fix it.
 """
 
 import ast
 import json
+import os
 import re
 import threading
 from dataclasses import dataclass
@@ -49,6 +58,64 @@ def _is_test_cell(cell: dict) -> bool:
     return bool(meta.get("grade")) and not meta.get("solution")
 
 
+def _read_text(path: Path) -> str:
+    """The file's text (UTF-8, a byte-order mark allowed), never through a final link."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise SubmissionError(f"{path.name} cannot be opened ({exc.strerror})") from exc
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SubmissionError(f"{path.name} is not UTF-8 text ({exc.reason} at byte "
+                              f"{exc.start})") from exc
+
+
+def _cell_problem(cell: object) -> str | None:
+    """What is wrong with one cell's shape, or None."""
+    if not isinstance(cell, dict):
+        return f"is a JSON {type(cell).__name__}, not an object"
+    if not isinstance(cell.get("cell_type"), str):
+        return "has no 'cell_type' string"
+    source = cell.get("source", "")
+    if not (isinstance(source, str)
+            or isinstance(source, list) and all(isinstance(line, str) for line in source)):
+        return "has a 'source' that is neither text nor a list of text lines"
+    metadata = cell.get("metadata", {})
+    if not isinstance(metadata, dict):
+        return "has 'metadata' that is not an object"
+    if not isinstance(metadata.get("nbgrader", {}), dict):
+        return "has 'metadata.nbgrader' that is not an object"
+    return None
+
+
+def _notebook_cells(path: Path) -> list:
+    """The ``cells`` of a notebook whose shape the grader can rely on."""
+    unreadable = f"{path.name} is not a readable notebook"
+    try:
+        notebook = json.loads(_read_text(path))
+    except ValueError as exc:
+        raise SubmissionError(f"{unreadable}: {exc}") from exc
+    except RecursionError:
+        raise SubmissionError(f"{unreadable}: its JSON is nested too deeply") from None
+    if not isinstance(notebook, dict):
+        raise SubmissionError(f"{unreadable}: it holds a JSON {type(notebook).__name__}, "
+                              "not an object with 'cells'")
+    if "cells" not in notebook and ("worksheets" in notebook or notebook.get("nbformat") == 3):
+        raise SubmissionError(f"{path.name} is an nbformat 3 notebook; open it in Jupyter "
+                              "and save it again (nbformat 4)")
+    cells = notebook.get("cells")
+    if not isinstance(cells, list):
+        raise SubmissionError(f"{unreadable}: it has no list of 'cells'")
+    for index, cell in enumerate(cells, start=1):
+        problem = _cell_problem(cell)
+        if problem:
+            raise SubmissionError(f"{unreadable}: cell {index} {problem}")
+    return cells
+
+
 def _strip_ipython(source: str) -> str:
     """Blank out IPython-only lines, keeping line numbers stable."""
     return "\n".join("" if _IPYTHON_LINE.match(line) else line for line in source.splitlines())
@@ -56,30 +123,20 @@ def _strip_ipython(source: str) -> str:
 
 def read_notebook(path: Path) -> list[Chunk]:
     """The code cells of a notebook that are not nbgrader test cells."""
-    try:
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        if not isinstance(cells, list):
-            raise TypeError("'cells' is not a list")
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
-        raise SubmissionError(f"{path.name} is not a readable notebook: {exc}") from exc
     chunks = []
-    for index, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code" or _is_test_cell(cell):
+    for index, cell in enumerate(_notebook_cells(path), start=1):
+        if cell["cell_type"] != "code" or _is_test_cell(cell):
             continue
         source = cell.get("source", "")
         if isinstance(source, list):
             source = "".join(source)
-        chunks.append(Chunk(_strip_ipython(str(source)), f"cell {index}"))
+        chunks.append(Chunk(_strip_ipython(source), f"cell {index}"))
     return chunks
 
 
 def read_script(path: Path) -> list[Chunk]:
     """A ``.py`` file: whole, or cut at cell markers when it does not parse whole."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SubmissionError(f"{path.name} cannot be read as UTF-8 text: {exc}") from exc
-    text = _strip_ipython(text)
+    text = _strip_ipython(_read_text(path))
     try:
         parse(text)
         return [Chunk(text, f"lines 1-{text.count(chr(10)) + 1}")]
@@ -96,6 +153,8 @@ def read_script(path: Path) -> list[Chunk]:
 
 def read_submission(path: Path) -> list[Chunk]:
     """Chunks of Python source from a notebook or a ``.py`` file."""
+    if path.is_symlink():
+        raise SubmissionError(f"{path.name} is a symbolic link (links are not followed)")
     if not path.is_file():
         raise SubmissionError(f"{path} does not exist or is not a file")
     if path.suffix == ".ipynb":

@@ -5,17 +5,25 @@ Gradescope's autograder contract: the student's upload is unpacked into
 ``/autograder/results/results.json``. ``--root`` replaces ``/autograder`` so the
 same code runs against a temporary folder in tests.
 
-Whatever happens (no file, a broken notebook, a hanging submission) a valid
-``results.json`` is written, so the student always sees why they got their score.
+Whatever happens (no file, a broken notebook, a hanging submission, strings no UTF-8
+file can hold, a bug in the grader) a valid ``results.json`` is written, so the student
+always sees why they got their score: the result is made safe (``report.safe``), any
+exception becomes a result that says the submission could not be graded, and if even
+that cannot be written a minimal file is. Only regular files are graded (links are
+never followed, see ``collect``). ``--show-hidden-inputs`` keeps the inputs of hidden
+tests in their messages (off by default; see ``suite/plugin.py``).
 """
 
 import argparse
+import json
 import sys
+import traceback
 from pathlib import Path
 
-from ..collect import NOTHING_FOUND, pick_file
+from ..collect import NOTHING_FOUND, entry_kind, pick_file
 from ..parts import PARTS, POINTS
 from ..report.gradescope import write_gradescope
+from ..report.safe import safe_result, safe_text
 from ..results import SubmissionResult
 from ..sandbox import limits
 from ..suite.run import grade_file
@@ -33,32 +41,59 @@ def not_graded(reason: str) -> SubmissionResult:
     }
 
 
-def grade_submission(root: Path) -> SubmissionResult:
+def grade_submission(root: Path, show_hidden_inputs: bool = False) -> SubmissionResult:
     """Find the student's file under ``root/submission`` and grade it."""
     submission = root / "submission"
-    # Uploads sometimes arrive one folder deeper (a zipped folder).
-    for folder in [submission, *sorted(d for d in submission.glob("*") if d.is_dir())]:
+    # Uploads sometimes arrive one folder deeper (a zipped folder); never through a link.
+    folders = [submission, *sorted(d for d in submission.glob("*") if entry_kind(d) == "dir")]
+    all_notes: list[str] = []
+    for folder in folders:
         path, notes = pick_file(folder, ASSIGNMENT)
+        all_notes += notes
         if path is not None:
             break
     else:
-        return not_graded(NOTHING_FOUND)
-    result = grade_file(path, "submission", source_label=str(path.relative_to(submission)))
-    result["warnings"] = notes + result["warnings"]
+        found = f"{NOTHING_FOUND} ({'; '.join(all_notes)})" if all_notes else NOTHING_FOUND
+        return not_graded(found)
+    result = grade_file(path, "submission", source_label=str(path.relative_to(submission)),
+                        show_hidden_inputs=show_hidden_inputs)
+    result["warnings"] = all_notes + result["warnings"]
     return result
+
+
+def write_results(result: SubmissionResult, target: Path) -> None:
+    """Write ``result`` as ``results.json``; if that fails, a minimal valid file."""
+    try:
+        write_gradescope(safe_result(result), target)
+        return
+    except Exception as exc:  # a grader bug: the student still gets a file that says so
+        traceback.print_exc()
+        reason = f"internal grader error while writing the results ({type(exc).__name__})"
+    fallback = {"score": 0.0, "output": f"This submission could not be graded: {reason}.",
+                "output_format": "text", "tests": []}
+    target.write_text(json.dumps(fallback, ensure_ascii=True) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path("/autograder"))
-    root = parser.parse_args(argv).root
+    parser.add_argument("--show-hidden-inputs", action="store_true",
+                        help="keep the inputs of hidden tests in their messages")
+    args = parser.parse_args(argv)
+    root = args.root
     results = root / "results"
     results.mkdir(parents=True, exist_ok=True)
-    limits.hide(results, root / "submission")
-    result = grade_submission(root)
-    if limits.exposed_secrets():
-        print("warning: the worker can read", ", ".join(limits.exposed_secrets()), file=sys.stderr)
-    write_gradescope(result, results / "results.json")
+    try:
+        limits.hide(results, root / "submission")
+        result = grade_submission(root, args.show_hidden_inputs)
+        if limits.exposed_secrets():
+            print("warning: the worker can read", ", ".join(limits.exposed_secrets()),
+                  file=sys.stderr)
+    except Exception as exc:  # the student must still get a results.json that says why
+        traceback.print_exc()
+        detail = safe_text(f"{type(exc).__name__}: {exc}", 300, one_line=True)
+        result = not_graded(f"internal grader error: {detail}")
+    write_results(result, results / "results.json")
     print(f"score {result['score']:g} / {result['max_score']:g} ({result['status']})")
     return 0
 

@@ -11,22 +11,25 @@ In the output folder::
 Each module writes one of them; ``schema`` checks them. A result whose numbers do
 not add up is never reported as a score: it becomes a failure to grade that
 names the problem, so a grader bug shows up in the summary instead of in the LMS.
+Every result is made safe first (``safe``: no lone surrogates or control characters,
+bounded warnings), and every student gets a row and a folder of their own: IDs that
+coincide are made unique, and so are folder names that coincide once made safe.
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..batch import error_result
 from ..results import SubmissionResult
 from .feedback import write_feedback
 from .grades_csv import write_grades_csv
 from .gradescope import write_gradescope
+from .safe import RENAMED, safe_result, unique_ids
 from .schema import check_grades_file, check_gradescope_file, result_problems
 from .stats import ClassStats
 from .summary import console_summary, summary_markdown
 
 RESERVED = {"grades.csv", "summary.md", "score_histogram.png", "part_means.png",
-            "test_pass_rates.png"}
+            "test_pass_rates.png", ".cache"}
 
 
 @dataclass
@@ -40,6 +43,8 @@ class Reports:
 
 def checked(result: SubmissionResult) -> SubmissionResult:
     """``result`` if it is consistent, else a failure to grade that says what is wrong."""
+    from ..batch import error_result  # batch imports this package (through ``safe``)
+
     problems = result_problems(result)
     if not problems:
         return result
@@ -59,6 +64,34 @@ def student_dir_name(student_id: str) -> str:
     return name
 
 
+def distinct_students(results: list[SubmissionResult]) -> list[SubmissionResult]:
+    """``results`` with distinct student IDs; a renamed one says so in its warnings."""
+    ids = [r["student_id"] for r in results]
+    for result, new in zip(results, unique_ids(ids)):
+        if new != result["student_id"]:
+            note = f"{RENAMED}{result['student_id']} is reported as {new} (another has that ID)"
+            result["student_id"], result["warnings"] = new, [note, *result["warnings"]]
+    return results
+
+
+def folder_names(results: list[SubmissionResult]) -> list[str]:
+    """One report folder per result, distinct even where two IDs make the same name.
+
+    Distinct ignoring case too: on a case-insensitive disk ``Bob/`` and ``bob/`` are one.
+    """
+    bases = [student_dir_name(r["student_id"]) for r in results]
+    taken, seen = {b.casefold() for b in bases}, set()
+    names = []
+    for base in bases:
+        name, count = base, 1
+        while name.casefold() in seen or (name != base and name.casefold() in taken):
+            count += 1
+            name = f"{base}~{count}"
+        seen.add(name.casefold())
+        names.append(name)
+    return names
+
+
 def write_reports(
     results: list[SubmissionResult],
     out_dir: Path,
@@ -70,10 +103,15 @@ def write_reports(
     """Write every report for ``results`` into ``out_dir`` and check them."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = sorted((checked(r) for r in results), key=lambda r: r["student_id"])
+    results = sorted((checked(safe_result(r)) for r in results), key=lambda r: r["student_id"])
+    results = distinct_students(results)
     files = []
-    for result in results:
-        folder = out_dir / student_dir_name(result["student_id"])
+    for result, name in zip(results, folder_names(results)):
+        if name != student_dir_name(result["student_id"]):
+            result["warnings"] = [f"{RENAMED}the reports of {result['student_id']} are in "
+                                  f"{name}/ (another ID gives the same folder name)",
+                                  *result["warnings"]]
+        folder = out_dir / name
         folder.mkdir(exist_ok=True)
         files.append(write_gradescope(result, folder / "results.json"))
         files.append(write_feedback(result, folder / "feedback.html", assignment))

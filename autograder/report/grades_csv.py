@@ -3,6 +3,10 @@
 Columns: ``student_id, part1..part6, total, max_total, status, error``. Scores
 are plain numbers (2 decimals at most); ``status`` is ``graded`` or ``error`` and
 ``error`` says why a submission could not be graded (its parts are then 0).
+
+Free text (the student ID, the error) that a spreadsheet would read as a formula, a
+cell starting with ``= + - @``, a tab or a carriage return, gets a leading ``'``
+(OWASP's advice for CSV injection); rows are sorted by the ID as written.
 """
 
 import csv
@@ -14,12 +18,14 @@ from ..results import SubmissionResult
 from .format import one_line, points
 from .schema import GRADES_COLUMNS, SchemaError, grades_csv_problems
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
 
 def grade_row(result: SubmissionResult) -> list[str]:
     """The CSV row of one result; the total is the sum of the rounded parts."""
     parts = [round(float(result["parts"][str(p)]["score"]), 2) for p in PARTS]
     return [
-        result["student_id"],
+        _cell(result["student_id"]),
         *(points(s) for s in parts),
         points(sum(parts)),
         points(result["max_score"]),
@@ -30,7 +36,7 @@ def grade_row(result: SubmissionResult) -> list[str]:
 
 def _cell(text: str) -> str:
     """Free text that a spreadsheet will not run as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return "'" + text if text[:1] in FORMULA_STARTS else text
 
 
 def grades_csv(results: list[SubmissionResult]) -> str:
@@ -38,8 +44,8 @@ def grades_csv(results: list[SubmissionResult]) -> str:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(GRADES_COLUMNS)
-    for result in sorted(results, key=lambda r: r["student_id"]):
-        writer.writerow(grade_row(result))
+    for row in sorted(grade_row(result) for result in results):
+        writer.writerow(row)
     return buffer.getvalue()
 
 

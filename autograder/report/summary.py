@@ -7,6 +7,7 @@ class missed most and links to the plots.
 
 from ..parts import PARTS, POINTS
 from .format import md, one_line, percent, points
+from .safe import RENAMED
 from .stats import ClassStats
 
 PLOTS = {
@@ -85,6 +86,7 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         ]
     else:
         lines.append("None: every submission was graded.")
+    lines += _renamed(stats)
     lines += [
         "",
         "## Files",
@@ -95,6 +97,17 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         "",
     ]
     return "\n".join(lines)
+
+
+def _renamed(stats: ClassStats) -> list[str]:
+    """A section on IDs changed to stay distinct (empty when none was)."""
+    notes = [w for r in stats.results for w in r["warnings"] if w.startswith(RENAMED)]
+    if not notes:
+        return []
+    return ["", "## Renamed student IDs", "",
+            "Two folders gave the same student ID once made safe for the reports; "
+            "check these rows before importing `grades.csv`:", "",
+            *(f"- {md(note[len(RENAMED):], 300)}" for note in notes)]
 
 
 def console_summary(
@@ -111,6 +124,10 @@ def console_summary(
             f"  {one_line(r['student_id'], 40)}: {one_line(r['error'] or 'unknown', 120)}"
             for r in stats.failed
         ]
+    renamed = len(_renamed(stats)[6:])
+    if renamed:
+        lines.append(f"{renamed} student ID{'s' * (renamed != 1)} renamed to stay distinct "
+                     "(listed in summary.md)")
     if stats.graded:
         lines.append("Mean per part (graded submissions):")
         width = max(len(t) for t in PARTS.values())

@@ -49,6 +49,7 @@ class StudentError(Exception):
     def __init__(self, type_name: str, mro: list[str], message: str) -> None:
         super().__init__(f"{type_name}: {message}")
         self.type_name, self.mro, self.message = type_name, mro, message
+        self.where = ""  # the student's line it was raised at: "cell 9, line 12"
 
     def is_a(self, name: str) -> bool:
         """True if the student's exception derives from the builtin class ``name``."""
@@ -329,11 +330,13 @@ class Worker:
         if type(error) is not dict:
             raise self._fail("protocol", "malformed error reply")
         mro = error.get("mro")
-        raise StudentError(
+        failure = StudentError(
             str(error.get("type"))[:100],
             [str(m)[:100] for m in mro][:50] if type(mro) is list else [],
             str(error.get("message"))[:2000],
         )
+        failure.where = str(error.get("where") or "")[:100]
+        raise failure
 
     def call(self, name: str, *args: object, **kwargs: object) -> object:
         """Call a module-level function or class of the submission."""

@@ -118,13 +118,30 @@ class Objects:
 
 
 def describe(exc: BaseException) -> dict:
-    """An exception as data: its class, the classes it derives from, and its message."""
+    """An exception as data: its class, the classes it derives from, its message, and
+    ``where``: the innermost line of the student's code in its traceback (``"cell 9, line
+    12"``, or ``"line 40"`` in a ``.py`` file), ``""`` when the student's code is not in it."""
     try:
         message = str(exc)
     except BaseException:  # noqa: BLE001 - a student __str__ may raise anything
         message = "<unprintable>"
     mro = [cls.__name__ for cls in type(exc).__mro__]
-    return {"type": type(exc).__name__, "mro": mro, "message": message[:2000]}
+    where = ""
+    try:
+        tb = exc.__traceback__
+        while tb is not None:
+            # Student statements are compiled as "<cell 9, line 3>" / "<lines 1-80, line 3>"
+            # with the cell's own line numbers (see extract.split.statement_source).
+            name = tb.tb_frame.f_code.co_filename
+            if name.startswith("<") and name.endswith(">") and ", line " in name:
+                prefix = name[1:].split(", line ")[0]
+                line = f"line {tb.tb_lineno}"
+                where = f"{prefix}, {line}" if prefix.startswith("cell ") else line
+            tb = tb.tb_next
+    except BaseException:  # noqa: BLE001 - a student frame may be odd; the rest still counts
+        where = ""
+    return {"type": type(exc).__name__, "mro": mro, "message": message[:2000],
+            "where": where[:100]}
 
 
 def load(request: dict, channel: "Channel") -> tuple[dict, list[str], "StandIns"]:

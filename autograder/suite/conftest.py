@@ -33,6 +33,7 @@ from hypothesis import HealthCheck, Phase, settings
 from autograder.extract import StudentCode, extract
 from autograder.parts import PARTS
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, limits
+from autograder.suite.evidence import STATIC_NAMES, evidence
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
@@ -149,7 +150,10 @@ class PartState:
                 self.broken = message
             raise GradingStopped(message) from None
         worker.timeout = CALL_TIMEOUT
-        self.config.stash[WARNINGS_KEY].extend(worker.load_errors)
+        # A worker loaded after tests began may have seen hidden inputs (plugin.py).
+        fresh = opened is not None
+        self.config.stash[WARNINGS_KEY].extend(
+            worker.load_errors if fresh else map(evidence, worker.load_errors))
         return worker
 
     def prestart(self, hash_seed: int, opened: Worker) -> None:
@@ -316,7 +320,9 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
     path = pytestconfig.getoption("--submission")
     if not path:
         raise pytest.UsageError("the hidden suite needs --submission=PATH")
-    return extract(Path(path))
+    code = extract(Path(path))
+    STATIC_NAMES.update(code.defined())  # names fixed before any input exists
+    return code
 
 
 def _quietly(start, *args) -> None:

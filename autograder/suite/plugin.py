@@ -5,6 +5,7 @@ Loaded with ``-p autograder.suite.plugin`` by ``run.py``. It adds
 - ``--submission=PATH``: the notebook or ``.py`` file to grade (read by ``conftest.py``);
 - ``--results-json=PATH``: where to write the results (nothing is written without it);
 - ``--hidden-visibility=V``: Gradescope visibility of tests without a ``visibility`` marker;
+- ``--show-hidden-inputs``: keep the evidence of hidden tests in their messages (see below);
 - the markers ``points(n)`` (required on every test) and ``visibility(v)``.
 
 Every collected test becomes one ``TestResult``: id ``partN::test_name``, name = the
@@ -21,8 +22,16 @@ message for the student, built from the exception only:
   with the real traceback on stderr for the TA.
 
 Never a traceback, never test source, never hypothesis' notes (its "Falsifying
-example" would print the generated input; the suite's messages hold a small
-counterexample instead).
+example" would print the generated input).
+
+Hidden inputs: a message marks its *evidence* (the input and every value computed from
+it, the student's exception message included; ``evidence.py``). For a test whose
+visibility is ``visible``, or with ``--show-hidden-inputs``, the evidence stays;
+otherwise each piece gives way to its outline ("a list of 5 items") and a note says
+why, unless the test's name spells the value out (then it is no secret). Load warnings
+follow the same rule: those of a worker loaded before any test ran are the student's
+own code speaking and stay; a worker loaded later (after a crash, or with another hash
+seed) has lived beside hidden inputs, so its new warnings are evidence.
 """
 
 import contextlib
@@ -39,6 +48,8 @@ import pytest
 
 from autograder.parts import GRADING_ORDER, PART_OF, POINTS
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
+from autograder.suite.evidence import evidence, is_all_evidence, render, type_label
+from autograder.suite.support import raised_at
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 MESSAGE_LIMIT = 1500
@@ -63,6 +74,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="after_published",
         choices=VISIBILITIES,
         help="visibility of tests without a visibility marker",
+    )
+    group.addoption(
+        "--show-hidden-inputs",
+        action="store_true",
+        default=False,
+        help="keep the inputs of hidden tests (and values computed from them) in messages",
     )
 
 
@@ -147,16 +164,32 @@ def _clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def shown_warnings(warnings: list[str], reveal: bool) -> list[str]:
+    """Load warnings as the student reads them (see the module docstring)."""
+    kept, withheld = [], 0
+    for warning in dict.fromkeys(warnings):
+        plain = render(warning, True, MESSAGE_LIMIT)
+        if reveal or not is_all_evidence(warning):
+            kept.append(render(warning, reveal, MESSAGE_LIMIT))
+        elif plain not in kept:
+            withheld += 1
+    kept = list(dict.fromkeys(kept))
+    if withheld:
+        kept.append(f"{withheld} more warning{'s' * (withheld != 1)} from reloading your code "
+                    "during hidden tests (not shown: they may hold hidden inputs)")
+    return kept
+
+
 def student_message(exc: BaseException, where: str = "") -> str:
-    """What the student reads for a test that failed with ``exc``."""
+    """What the student reads for a test that failed with ``exc``, evidence still marked."""
     original = exc
     exc = _leaf(exc)
     message = getattr(exc, "student_message", None)
     if isinstance(message, str) and message:
         return _clip(message)
     if isinstance(exc, StudentError):
-        detail = f": {exc.message}" if exc.message.strip() else ""
-        return _clip(f"your code raised {exc.type_name}{detail}")
+        detail = f": {evidence(exc.message)}" if exc.message.strip() else ""
+        return _clip(f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail}")
     if isinstance(exc, WorkerFailure):
         if exc.kind == "timeout":
             seconds = re.search(r"within ([\d.]+) s", exc.detail)
@@ -192,6 +225,7 @@ class Recorder:
     def __init__(self, config: pytest.Config, path: Path) -> None:
         self.config, self.path = config, path
         self.hidden = config.getoption("--hidden-visibility")
+        self.reveal = bool(config.getoption("--show-hidden-inputs"))
         self.results: dict[str, dict] = {}
 
     @pytest.hookimpl(trylast=True)  # after -k / -m deselection
@@ -234,9 +268,9 @@ class Recorder:
         if report.failed and not result["_failed"]:
             result["_failed"] = True
             exc = call.excinfo.value if call.excinfo is not None else None
-            result["output"] = (
-                student_message(exc, item.nodeid) if exc is not None else "failed"
-            )
+            message = student_message(exc, item.nodeid) if exc is not None else "failed"
+            result["output"] = render(message, self.reveal or result["visibility"] == "visible",
+                                      MESSAGE_LIMIT, public=result["name"])
         elif report.skipped and not result["_failed"]:
             result["_failed"] = True
             result["output"] = "not run"
@@ -258,7 +292,7 @@ class Recorder:
             "version": 1,
             "exitstatus": int(exitstatus),
             "tests": tests,
-            "warnings": list(dict.fromkeys(self.config.stash.get(WARNINGS_KEY, []))),
+            "warnings": shown_warnings(self.config.stash.get(WARNINGS_KEY, []), self.reveal),
             "environment_error": self.config.stash.get(ENVIRONMENT_KEY, None),
         }
         tmp = self.path.with_name(self.path.name + ".part")

@@ -3,9 +3,11 @@
 CONTRACT (owned by the suite; the CLI and the repository's tests call only this):
 
     grade_file(path, student_id, *, source_label=None, timeout=300.0,
-               hidden_visibility="after_published") -> SubmissionResult
+               hidden_visibility="after_published", show_hidden_inputs=False)
+        -> SubmissionResult
 
 - ``path``: a notebook (.ipynb) or .py file.
+- ``show_hidden_inputs``: messages of hidden tests keep their inputs (off: "…"; see plugin.py).
 - Runs pytest on ``autograder/suite`` in a *separate* process (the scoring
   process), which itself starts one sandboxed worker per part.
 - Never raises for a bad submission: an unreadable file, a crash or a timeout of
@@ -47,6 +49,7 @@ from pathlib import Path
 
 from autograder.extract import SubmissionError, extract
 from autograder.parts import PART_OF, POINTS
+from autograder.report.safe import safe_result
 from autograder.results import SubmissionResult, TestResult
 from autograder.sandbox import limits
 
@@ -68,8 +71,11 @@ timeout = 60
 """
 
 
-def pytest_command(path: Path, results: Path, ini: Path, hidden_visibility: str) -> list[str]:
+def pytest_command(
+    path: Path, results: Path, ini: Path, hidden_visibility: str, show_hidden_inputs: bool = False
+) -> list[str]:
     """The command line of the scoring process."""
+    reveal = ["--show-hidden-inputs"] if show_hidden_inputs else []
     return [
         sys.executable, "-m", "pytest", str(SUITE_DIR),
         "-c", str(ini), "--rootdir", str(SUITE_DIR), "--confcutdir", str(SUITE_DIR),
@@ -78,7 +84,7 @@ def pytest_command(path: Path, results: Path, ini: Path, hidden_visibility: str)
         "-p", "no:unraisableexception",
         f"--submission={path}", f"--results-json={results}",
         f"--hidden-visibility={hidden_visibility}",
-        "-q", "--assert=plain", "--no-header", "--tb=no", "-W", "ignore",
+        "-q", "--assert=plain", "--no-header", "--tb=no", "-W", "ignore", *reveal,
     ]  # fmt: skip
 
 
@@ -199,6 +205,7 @@ def grade_file(
     source_label: str | None = None,
     timeout: float = 300.0,
     hidden_visibility: str = "after_published",
+    show_hidden_inputs: bool = False,
 ) -> SubmissionResult:
     """Grade one submission with the hidden suite (see the module docstring)."""
     started = time.monotonic()
@@ -210,7 +217,7 @@ def grade_file(
     def finish(**fields) -> SubmissionResult:
         result = _result(student_id, source, **fields)
         result["seconds"] = round(time.monotonic() - started, 3)
-        return result
+        return safe_result(result)  # nothing a submission wrote can break a report
 
     try:
         code = extract(path)
@@ -226,7 +233,7 @@ def grade_file(
         results, ini = tmp_dir / "results.json", tmp_dir / "pytest.ini"
         ini.write_text(PYTEST_INI, encoding="utf-8")
         limits.isolation()  # probe once here; the scoring process inherits the answer
-        command = pytest_command(path, results, ini, hidden_visibility)
+        command = pytest_command(path, results, ini, hidden_visibility, show_hidden_inputs)
         exit_code, stderr = _run(command, tmp_dir, timeout)
         if exit_code is None:
             return finish(status="error", error=f"timeout: grading took over {timeout:g} s",

@@ -4,18 +4,24 @@ Every check raises ``AssertionError`` with a message written for the student: wh
 called, what came back, what the specification asks for, and at most a small input.
 Replies are validated *before* they are compared (an ``encode`` must return a list of
 ``int``, ``bool`` excluded), so a wrong type gives a clear message, not a grader error.
+
+Everything in a message that a hidden input determines is marked as evidence
+(``evidence.py``): ``show`` marks a value and gives its outline ("a list of 5 items").
 """
 
 import contextlib
 import math
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 
 from hypothesis import strategies as st
 
 from autograder.sandbox import Remote, StudentError, WorkerFailure
+
+from .evidence import compared, evidence, outline, type_label
 
 UNK = "<UNK>"
 EOW = " "
@@ -28,10 +34,32 @@ EXTRA_HASH_SEEDS = (2, 3)
 # --- messages and reply checks --------------------------------------------------------
 
 
-def show(value: object, limit: int = 80) -> str:
-    """``repr`` of a value, cut to ``limit`` characters for messages."""
+def show(value: object, limit: int = 80, hidden_as: str | None = None) -> str:
+    """``repr`` of a value, cut to ``limit`` characters, marked as evidence.
+
+    Hidden, it reads as ``hidden_as``, by default the value's outline ("a str of 3
+    characters with a tab").
+    """
     if isinstance(value, Remote):
-        return f"a {value.type_name} object"
+        return f"a {type_label(value.type_name)} object"
+    return evidence(_cut(value, limit), outline(value) if hidden_as is None else hidden_as)
+
+
+def versus(got: object, expected: object, limit: int = 80) -> str:
+    """``got, expected expected`` for a message; hidden, how ``got`` differs (``compared``)."""
+    return evidence(f"{_cut(got, limit)}, expected {_cut(expected, limit)}",
+                    compared(got, expected))
+
+
+def _cut(value: object, limit: int) -> str:
+    """``repr(value)`` cut to ``limit`` characters, without writing out a huge value.
+
+    Messages are built whether or not a check fails, so this must stay cheap.
+    """
+    if isinstance(value, (str, list, tuple)) and len(value) > limit:
+        value = value[:limit]
+    elif isinstance(value, dict) and len(value) > limit:
+        value = dict(list(value.items())[:limit])
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 5] + " ...]"
 
@@ -40,6 +68,57 @@ def check(condition: object, message: str) -> None:
     """Fail the test with ``message`` unless ``condition`` holds."""
     if not condition:
         raise AssertionError(message)
+
+
+class Failures:
+    """The failing checks of one test, reported together instead of the first one alone.
+
+    ``with failures.case():`` runs one independent check (one corpus, one input); an
+    ``AssertionError`` or a ``StudentError`` inside it is recorded and the test goes on
+    with the next case. ``report()`` fails the test with every recorded message, at most
+    ``limit`` of them written out, and says how many more there are.
+    """
+
+    def __init__(self, limit: int = 4) -> None:
+        self.messages: list[str] = []
+        self.limit = limit
+
+    def check(self, condition: object, message: str) -> None:
+        if not condition:
+            self.messages.append(message)
+
+    @contextlib.contextmanager
+    def case(self):
+        try:
+            yield
+        except AssertionError as exc:
+            self.messages.append(str(exc) or "a check failed")
+        except StudentError as exc:
+            message = getattr(exc, "student_message", None) or (
+                f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
+                + (f": {evidence(clip(exc.message))}" if exc.message.strip() else ""))
+            self.messages.append(message)
+
+    def report(self) -> None:
+        if not self.messages:
+            return
+        if len(self.messages) == 1:
+            raise AssertionError(self.messages[0])
+        shown = self.messages[: self.limit]
+        more = len(self.messages) - len(shown)
+        text = f"{len(self.messages)} checks failed: " + " ".join(
+            f"({i}) {m}" for i, m in enumerate(shown, 1))
+        raise AssertionError(text + (f" (and {more} more)" if more else ""))
+
+
+def raised_at(exc: StudentError) -> str:
+    """``" at cell 9, line 12"``: where the student's code raised, when the worker knows.
+
+    The worker runs student code, so only that exact shape is shown: free text there
+    could carry a hidden input (see ``evidence.py``).
+    """
+    where = getattr(exc, "where", "")
+    return f" at {where}" if re.fullmatch(r"(cell \d{1,5}, )?line \d{1,7}", where) else ""
 
 
 def is_int(value: object) -> bool:
@@ -53,7 +132,7 @@ def is_number(value: object) -> bool:
 
 
 def kind(value: object) -> str:
-    return "a handle to a " + value.type_name if isinstance(value, Remote) else type(
+    return "a handle to a " + type_label(value.type_name) if isinstance(value, Remote) else type(
         value
     ).__name__
 
@@ -84,7 +163,7 @@ def expect_remote(value: object, what: str, type_name: str | None = None) -> Rem
     if type_name is not None:
         check(
             value.type_name == type_name,  # type: ignore[union-attr]
-            f"{what} should return a {type_name}, got a {value.type_name}",  # type: ignore
+            f"{what} should return a {type_name}, got a {type_label(value.type_name)}",  # type: ignore
         )
     return value  # type: ignore[return-value]
 
@@ -118,9 +197,9 @@ def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) ->
     except StudentError as exc:
         if exc.is_a(kind_name):
             return exc
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         raise AssertionError(
-            f"{what} should raise {kind_name}, but it raised {exc.type_name}{detail}"
+            f"{what} should raise {kind_name}, but it raised {type_label(exc.type_name)}{detail}"
         ) from None
     raise AssertionError(f"{what} should raise {kind_name}, but it returned {show(value)}")
 
@@ -273,6 +352,15 @@ class InWorker:
         return results[0] if times == 1 else results  # type: ignore[index]
 
 
+def mro_names(student, name: str) -> list[str]:
+    """The names of the classes ``name`` derives from, read in the worker as plain strings."""
+    cls = handle(student, name)
+    mro = student.get(cls, "__mro__")
+    check(type(mro) is tuple and all(isinstance(c, Remote) for c in mro),
+          f"{name}.__mro__ should be a tuple of classes, got {show(mro)}")
+    return [str(student.get(c, "__name__")) for c in mro]  # type: ignore[union-attr]
+
+
 def handle(student, name: str, attribute: str | None = None) -> Remote:
     """The worker's ``name`` (or ``name.attribute``), looked up once per worker."""
     key = ("handle", name, attribute)
@@ -308,8 +396,9 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
             except StudentError as exc:
                 where = describe(row) if describe else show(row if len(row) > 1 else row[0])
                 exc.student_message = (  # type: ignore[attr-defined]
-                    f"your code raised {exc.type_name}"
-                    + (f": {clip(exc.message)}" if exc.message else "") + f" (for {where})"
+                    f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
+                    + (f": {evidence(clip(exc.message))}" if exc.message else "")
+                    + f" (for {where})"
                 )
                 raise
         raise
@@ -333,9 +422,10 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
         results = call(builtins["list"], "__call__", back)
     except StudentError as exc:
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
-        detail = f": {clip(exc.message)}" if exc.message.strip() else ""
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
         exc.student_message = (  # type: ignore[attr-defined]
-            f"your code raised {exc.type_name}{detail} (in decode(encode({where})))")
+            f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} "
+            f"(in decode(encode({where})))")
         raise
     check(type(results) is list and len(results) == len(texts),
           "the grader could not call your code")
@@ -469,3 +559,40 @@ def ratio_text(ratio: float, give_up: float) -> str:
 
 def ms_text(seconds: float) -> str:
     return "stopped" if seconds == math.inf else f"{seconds * 1e3:.1f} ms"
+
+
+# --- what a message says (Part 1) -----------------------------------------------------
+
+# Who must provide the method: a subclass, a concrete implementation, or one named.
+WHO = re.compile(
+    r"sub-?\s?class|child class|derived class|inherit|concrete|chartokenizer|bpetokenizer"
+)
+# ... or the duty itself: overriding, or an obligation to implement, provide or define.
+DUTY = re.compile(
+    r"overrid|override|(must|should|shall|need|needs|has to|have to|is required to|are "
+    r"required to|to be|responsib\w*)(\s+\w+){0,3}?\s+(implement|provide|define|supply)"
+)
+
+
+def names_method(message: str, method: str) -> bool:
+    """``encode`` (``encode()``, ``Tokenizer.encode``, "encoding") appears as a word."""
+    return re.search(rf"(?<![a-z]){method[:-1]}(e|es|ed|ing|er)\b", message) is not None
+
+
+def duty_problems(message: str, method: str) -> list[str]:
+    """What the message of ``Tokenizer.method``'s ``NotImplementedError`` fails to say.
+
+    It must name the method and say that a subclass or a concrete implementation has
+    to provide it, in any words: "subclasses must implement encode", "encode() must be
+    overridden", "use a concrete implementation like CharTokenizer", ... A message that
+    names only the other method was copied from it.
+    """
+    text = " ".join(message.lower().split())
+    other = "decode" if method == "encode" else "encode"
+    problems = []
+    if not names_method(text, method):
+        problems.append(f"name the method ({method})" + (
+            f" rather than {other}" if names_method(text, other) else ""))
+    if not (WHO.search(text) or DUTY.search(text)):
+        problems.append("say that a subclass (or a concrete tokenizer) must provide it")
+    return problems

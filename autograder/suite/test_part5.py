@@ -25,6 +25,7 @@ from .support import (
     random_text,
     random_texts,
     show,
+    versus,
 )
 
 PART = 5
@@ -96,7 +97,7 @@ def test_create_bpe_tokenizer(student):
                          (("bpe",), {"vocab_size": BPE_SIZE, "corpus": CORPUS})):
         what = "create_tokenizer(" + ", ".join(
             [repr(a) if not isinstance(a, list) else "corpus" for a in args]
-            + [f"{k}={v!r}" if k != "corpus" else "corpus=corpus" for k, v in kwargs.items()]
+            + [f"{k}={show(v)}" if k != "corpus" else "corpus=corpus" for k, v in kwargs.items()]
         ) + ")"
         tok = expect_remote(student.call("create_tokenizer", *args, **kwargs), what,
                             "BPETokenizer")
@@ -105,8 +106,8 @@ def test_create_bpe_tokenizer(student):
                                   f"{BPE_SIZE}")
         merges = student.get(tok, "merges")
         merges = [tuple(m) for m in merges] if type(merges) is list else merges
-        check(merges == expected.merges, f"{what}.merges is {show(merges)}, expected "
-                                         f"{show(expected.merges)}")
+        check(merges == expected.merges, f"{what}.merges is "
+                                         f"{versus(merges, expected.merges)}")
         check(student.get(tok, "vocab") == expected.vocab, f"{what}.vocab is not the "
               "vocabulary the BPETokenizer learns from the corpus")
     tok = expect_remote(student.call("create_tokenizer", "bpe", corpus=CORPUS),
@@ -120,11 +121,11 @@ def test_create_bpe_tokenizer(student):
 def test_create_unknown_strategy(student):
     """An unknown strategy raises ValueError listing the valid ones"""
     for strategy in ("word", "unigram", "", "BPE", "Char", " bpe"):
-        error = expect_raises("ValueError", f"create_tokenizer({strategy!r})", student.call,
+        error = expect_raises("ValueError", f"create_tokenizer({show(strategy)})", student.call,
                               "create_tokenizer", strategy, 100, ["a b"])
         check("char" in error.message.lower() and "bpe" in error.message.lower(),
-              f"the ValueError of create_tokenizer({strategy!r}) should list the valid "
-              f"strategies ('bpe', 'char'); its message was {error.message[:200]!r}")
+              f"the ValueError of create_tokenizer({show(strategy)}) should list the valid "
+              f"strategies ('bpe', 'char'); its message was {show(error.message[:200], 220)}")
 
 
 @pytest.mark.points(2)
@@ -139,7 +140,7 @@ def test_tokenize_dataset(student):
             expected = ref.tokenize_dataset(batch, reference_tokenizer(kind))
             what = f"tokenize_dataset({show(batch)}, {kind} tokenizer)"
             got = expect_rows(got, what)
-            check(got == expected, f"{what} returned {show(got)}, expected {show(expected)}")
+            check(got == expected, f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(2)
@@ -152,7 +153,7 @@ def test_tokenize_dataset_truncates(student):
             expected = ref.tokenize_dataset(batch, reference_tokenizer(kind), max_length)
             what = f"tokenize_dataset({show(batch)}, {kind} tokenizer, max_length={max_length})"
             got = expect_rows(student.call("tokenize_dataset", batch, tok, max_length), what)
-            check(got == expected, f"{what} returned {show(got)}, expected {show(expected)}")
+            check(got == expected, f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(1)
@@ -160,7 +161,7 @@ def test_tokenize_dataset_negative_max_length(student):
     """A negative max_length raises ValueError"""
     tok = worker_tokenizer(student, "char")
     for bad in (-1, -5):
-        expect_raises("ValueError", f"tokenize_dataset(texts, tokenizer, max_length={bad})",
+        expect_raises("ValueError", f"tokenize_dataset(texts, tokenizer, max_length={show(bad)})",
                       student.call, "tokenize_dataset", ["the cat"], tok, bad)
 
 
@@ -182,8 +183,8 @@ def analyze(student, batch, kind) -> dict:
 
 def compare_stats(got: dict, expected: dict, what: str) -> None:
     for key in KEYS:
-        check(close(got[key], expected[key]), f"{what}[{key!r}] is {got[key]!r}, expected "
-                                              f"{expected[key]!r}")
+        check(close(got[key], expected[key]), f"{what}[{key!r}] is "
+                                              f"{versus(got[key], expected[key])}")
 
 
 @pytest.mark.points(3)
@@ -208,7 +209,7 @@ def test_analyze_empty_input(student):
         for kind in ("char", "bpe"):
             expected = ref.analyze_tokenization(batch, reference_tokenizer(kind))
             compare_stats(analyze(student, batch, kind), expected,
-                          f"analyze_tokenization({batch!r}, {kind} tokenizer)")
+                          f"analyze_tokenization({show(batch)}, {kind} tokenizer)")
 
 
 @pytest.mark.points(1)
@@ -218,10 +219,10 @@ def test_analyze_counts_whitespace_and_unknowns(student):
     for kind in ("char", "bpe"):
         expected = ref.analyze_tokenization(batch, reference_tokenizer(kind))
         got = analyze(student, batch, kind)
-        what = f"analyze_tokenization({batch!r}, {kind} tokenizer)"
+        what = f"analyze_tokenization({show(batch)}, {kind} tokenizer)"
         for key in ("compression_ratio", "unknown_rate"):
-            check(close(got[key], expected[key]), f"{what}[{key!r}] is {got[key]!r}, expected "
-                                                  f"{expected[key]!r}")
+            check(close(got[key], expected[key]), f"{what}[{key!r}] is "
+                                                  f"{versus(got[key], expected[key])}")
 
 
 @pytest.mark.points(1)
@@ -233,6 +234,6 @@ def test_inputs_not_modified(student):
         for kind in ("char", "bpe"):
             tok = worker_tokenizer(student, kind)
             _, after = call_keeping_argument(student, name, list(batch), tok, *rest)
-            check(after == batch, f"{name}({batch!r}, {kind} tokenizer"
+            check(after == batch, f"{name}({show(batch)}, {kind} tokenizer"
                                   f"{''.join(', ' + repr(r) for r in rest)}) changed its list "
                                   f"of texts to {show(after)}")

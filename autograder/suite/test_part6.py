@@ -10,7 +10,7 @@ import pytest
 
 import solutions as ref
 
-from .support import check, close, is_int, is_number, many, random_texts, show
+from .support import check, close, is_int, is_number, many, random_texts, show, versus
 
 PART = 6
 
@@ -19,15 +19,21 @@ CORPUS = random_texts(61, ["low", "lower", "newest", "widest", "slow", "new", "w
 SIZES = [40, 10, 1000, 16, 25]  # rows come back in the order asked, not sorted
 
 
+def call(name: str, args: tuple) -> str:
+    """``name(args...)`` for a message; hidden, the arguments read as "(…)"."""
+    return name + show(args, hidden_as="(…)")
+
+
 def memory(student, *args) -> int:
     got = student.call("embedding_memory_bytes", *args)
-    check(is_int(got), f"embedding_memory_bytes{args!r} should return an int, got {show(got)}")
+    what = call("embedding_memory_bytes", args)
+    check(is_int(got), f"{what} should return an int, got {show(got)}")
     return got  # type: ignore[return-value]
 
 
 def scores(student, *args) -> int:
     got = student.call("attention_scores", *args)
-    check(is_int(got), f"attention_scores{args!r} should return an int, got {show(got)}")
+    check(is_int(got), f"{call('attention_scores', args)} should return an int, got {show(got)}")
     return got  # type: ignore[return-value]
 
 
@@ -45,8 +51,8 @@ def test_embedding_memory_facts(student):
     ]
     for args, expected in facts:
         got = memory(student, *args)
-        check(got == expected, f"embedding_memory_bytes{args!r} returned {got}, expected "
-                               f"{expected}")
+        check(got == expected, f"{call('embedding_memory_bytes', args)} returned "
+                               f"{versus(got, expected)}")
 
 
 RNG = random.Random(62)
@@ -62,8 +68,8 @@ def test_embedding_memory_random(student):
     got_all = many(student, "embedding_memory_bytes", *map(list, zip(*MEMORY_CASES)))
     for args, got in zip(MEMORY_CASES, got_all):
         expected = ref.embedding_memory_bytes(*args)
-        check(is_int(got) and got == expected, f"embedding_memory_bytes{args!r} returned "
-                                               f"{show(got)}, expected {expected}")
+        check(is_int(got) and got == expected, f"{call('embedding_memory_bytes', args)} returned "
+                                               f"{versus(got, expected)}")
 
 
 @pytest.mark.points(2)
@@ -73,7 +79,8 @@ def test_attention_scores_facts(student):
              ((0, 32), 0)]
     for args, expected in facts:
         got = scores(student, *args)
-        check(got == expected, f"attention_scores{args!r} returned {got}, expected {expected}")
+        check(got == expected,
+              f"{call('attention_scores', args)} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(1)
@@ -82,8 +89,8 @@ def test_attention_scores_random(student):
     got_all = many(student, "attention_scores", *map(list, zip(*SCORE_CASES)))
     for args, got in zip(SCORE_CASES, got_all):
         expected = ref.attention_scores(*args)
-        check(is_int(got) and got == expected, f"attention_scores{args!r} returned "
-                                               f"{show(got)}, expected {expected}")
+        check(is_int(got) and got == expected, f"{call('attention_scores', args)} returned "
+                                               f"{versus(got, expected)}")
 
 
 @pytest.mark.points(2)
@@ -93,8 +100,8 @@ def test_attention_speedup(student):
     got_all = many(student, "attention_speedup", *map(list, zip(*cases)))
     for args, got in zip(cases, got_all):
         expected = ref.attention_speedup(*args)
-        check(is_number(got) and close(got, expected), f"attention_speedup{args!r} returned "
-                                                       f"{show(got)}, expected {expected!r}")
+        check(is_number(got) and close(got, expected),
+              f"{call('attention_speedup', args)} returned {versus(got, expected)}")
 
 
 ROW_KEYS = ("vocab_size", "actual_vocab_size", "avg_sequence_length", "embedding_bytes",
@@ -106,7 +113,7 @@ def test_vocab_tradeoff(student):
     """vocab_tradeoff gives one row per requested size with every key of the spec"""
     for sizes, dim in ((SIZES, 64), ([], 64), ([30], 128)):
         expected = ref.vocab_tradeoff(CORPUS, sizes, dim)
-        what = f"vocab_tradeoff(corpus, {sizes}, {dim})"
+        what = f"vocab_tradeoff(corpus, {show(sizes)}, {show(dim)})"
         got = student.call("vocab_tradeoff", CORPUS, sizes, dim)
         check(type(got) is list and all(type(row) is dict for row in got),
               f"{what} should return a list of dicts, got {show(got)}")
@@ -118,8 +125,8 @@ def test_vocab_tradeoff(student):
                 check(is_number(row[key]), f"{what}: {key!r} should be a number, got "
                                            f"{show(row[key])}")
                 check(close(row[key], want[key]),
-                      f"{what}: for vocab_size {want['vocab_size']}, {key!r} is "
-                      f"{row[key]!r}, expected {want[key]!r}")
+                      f"{what}: for vocab_size {show(want['vocab_size'])}, {key!r} is "
+                      f"{versus(row[key], want[key])}")
 
 
 def constant(student, name: str) -> float:

@@ -40,6 +40,9 @@ class Entry:
     witness: Witness
     # Set when the hidden suite does not catch the entry: the test that would.
     gap: str | None = None
+    # Tests the entry must pass: one fault is charged once (a deterministic tie-break
+    # that is not the spec's loses the tie tests, never the hash-seed test).
+    spares: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         assert self.part in PARTS, self.name
@@ -62,16 +65,28 @@ def _is_override(node: ast.stmt) -> bool:
     )
 
 
+def _member(node: ast.stmt) -> str | None:
+    """The name a class-body statement defines (a method, or ``NAME = value``)."""
+    if isinstance(node, ast.FunctionDef):
+        return node.name
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+            node.targets[0], ast.Name):
+        return node.targets[0].id
+    return None
+
+
 def _edit_class(target: ast.ClassDef, override: ast.ClassDef) -> None:
-    """Replace ``target``'s methods by the override's (new ones are appended)."""
-    for method in override.body:
-        if not isinstance(method, ast.FunctionDef):
+    """Replace ``target``'s methods and class constants by the override's (new ones are
+    appended)."""
+    for member in override.body:
+        name = _member(member)
+        if name is None:
             continue
-        names = [n.name if isinstance(n, ast.FunctionDef) else None for n in target.body]
-        if method.name in names:
-            target.body[names.index(method.name)] = method
+        names = [_member(n) for n in target.body]
+        if name in names:
+            target.body[names.index(name)] = member
         else:
-            target.body.append(method)
+            target.body.append(member)
 
 
 def submission_source(*codes: str, later_cells: bool = False) -> str:
@@ -104,11 +119,12 @@ def load(source: str) -> Namespace:
 ENTRIES: list[Entry] = []
 
 
-def wrong(part: int, misconception: str, code: str, gap: str | None = None):
+def wrong(part: int, misconception: str, code: str, gap: str | None = None,
+          spares: tuple[str, ...] = ()):
     """Register the decorated witness as the catalogue entry of the same name."""
 
     def register(witness: Witness) -> Entry:
-        entry = Entry(witness.__name__, part, misconception, code, witness, gap)
+        entry = Entry(witness.__name__, part, misconception, code, witness, gap, spares)
         ENTRIES.append(entry)
         return entry
 
@@ -184,3 +200,13 @@ def superlinear(bug: Namespace, ref: Namespace, make, bug_n: int, ref_n: int) ->
 # Corpora the witnesses use; the hidden suite has its own.
 HELLO = ["hello", "hello", "help"]
 SENNRICH = ["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3
+
+
+def without_base(name: str, drop: tuple[str, ...] = ()) -> str:
+    """The reference's class ``name`` written without its base class (and minus ``drop``)."""
+    module = ast.parse(reference_source())
+    node = next(n for n in module.body if isinstance(n, ast.ClassDef) and n.name == name)
+    node.bases = []
+    node.body = [item for item in node.body
+                 if not (isinstance(item, ast.FunctionDef) and item.name in drop)]
+    return ast.unparse(node) + "\n"

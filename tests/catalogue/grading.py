@@ -45,11 +45,16 @@ class Job:
 
 @dataclass(frozen=True)
 class Correct:
-    """A correct submission; ``gap`` says why the grader wrongly takes points, if it does."""
+    """A correct submission; ``gap`` says why the grader wrongly takes points, if it does.
+
+    ``code``, when set, is edited into the reference like an entry's (``submission_source``):
+    the reference written in another student's style.
+    """
 
     name: str
     description: str
     gap: str | None = None
+    code: str | None = None
 
 
 CORRECT = [
@@ -77,6 +82,10 @@ CORRECT = [
     ),
 ]
 
+from .styles import STYLES  # noqa: E402 - the correct styles need Correct defined above
+
+CORRECT += STYLES
+
 LATER_CELL_OVERRIDE = '''
 
 class CharTokenizer(CharTokenizer):
@@ -92,6 +101,8 @@ class CharTokenizer(CharTokenizer):
 
 
 def correct_job(correct: Correct) -> Job:
+    if correct.code is not None:
+        return Job(f"correct:{correct.name}", ".py", submission_source(correct.code))
     if correct.name == "reference":
         return Job("correct:reference", ".py", reference_source())
     if correct.name == "later_cell_override":

@@ -54,6 +54,13 @@ def test_wrong_implementation_costs_nothing_elsewhere(catalogue_grades, entry):
     assert not leaks, f"{job.key} ({sorted(e.name for e in job.entries)}) lost points in {leaks}"
 
 
+@pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in ENTRIES if e.spares])
+def test_one_fault_is_charged_once(catalogue_grades, entry):
+    job, result = graded(catalogue_grades, entry)
+    charged = sorted(set(entry.spares) & set(failed_tests(result)))
+    assert not charged, f"{entry.name} ({entry.misconception}) was also charged by {charged}"
+
+
 def correct_params():
     for correct in CORRECT:
         marks = [pytest.mark.xfail(strict=True, reason=correct.gap)] if correct.gap else []

@@ -32,6 +32,16 @@ def test_catalogue_covers_every_part():
     assert set(per_part) == set(PARTS), per_part
 
 
+def reference_method(class_name: str, method: str) -> str | None:
+    """``ast.dump`` of the reference's ``class_name.method``."""
+    for node in ast.parse(reference_source()).body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == method:
+                    return ast.dump(item)
+    return None
+
+
 def defined_parts(code: str) -> set[int]:
     """The parts whose names ``code`` (re)defines; imports and helpers define none."""
     parts = set()
@@ -40,8 +50,12 @@ def defined_parts(code: str) -> set[int]:
             (node.name, item.name) in METHOD_PART for item in node.body
             if isinstance(item, ast.FunctionDef)
         ):
-            methods = {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
-            parts |= {METHOD_PART.get((node.name, m), PART_OF[node.name]) for m in methods}
+            # A method copied unchanged from the reference touches nothing.
+            methods = {item.name for item in node.body if isinstance(item, ast.FunctionDef)
+                       and ast.dump(item) != reference_method(node.name, item.name)}
+            # A whole class whose methods are all the reference's changes only the class.
+            parts |= {METHOD_PART.get((node.name, m), PART_OF[node.name]) for m in methods} or {
+                PART_OF[node.name]}
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             parts.add(PART_OF[node.name])
         elif isinstance(node, ast.Assign):

@@ -1,6 +1,6 @@
 """Part 2 (``CharTokenizer``): wrong implementations students hand in."""
 
-from .catalogue import differs, superlinear, wrong
+from .catalogue import differs, superlinear, without_base, wrong
 
 
 def char(ns, vocab):
@@ -384,3 +384,26 @@ def p2_constructor_mutates_argument(bug, ref):
         return vocab
 
     differs(bug, ref, probe)
+
+
+@wrong(
+    2,
+    "CharTokenizer has encode and decode, so deriving from Tokenizer adds nothing",
+    without_base("CharTokenizer"),
+)
+def p2_not_a_tokenizer_subclass(bug, ref):
+    assert not issubclass(bug["CharTokenizer"], bug["Tokenizer"])
+
+
+@wrong(
+    2,
+    "decode turns the Ġ marker back into a space, as byte-level BPE tokenizers do",
+    '''
+    class CharTokenizer(CharTokenizer):
+        def decode(self, tokens):
+            text = "".join(self.id_to_char[check_token_id(t, self.vocab_size)] for t in tokens)
+            return text.replace("Ġ", " ")
+    ''',
+)
+def p2_decode_hf_space_marker(bug, ref):
+    differs(bug, ref, lambda ns: char(ns, ["Ġ", "a"]).decode([1, 2]))

@@ -17,6 +17,7 @@ from .catalogue import (
     submission_source,
     superlinear,
     trained,
+    without_base,
     wrong,
 )
 
@@ -25,6 +26,8 @@ def merges(ns, corpus, vocab_size=1000):
     return trained(ns, corpus, vocab_size).merges
 
 
+# A deterministic tie-break is charged by the tie tests, not by this one.
+HASH_SEED_TEST = "part3::test_merges_do_not_depend_on_hash_seed"
 # Words whose pairs all occur equally often: every merge is decided by the tie-break.
 TIES = ["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st", "uv", "wx"]
 # The merge '<UNK>' recreates a string the vocabulary already holds.
@@ -87,6 +90,7 @@ def p3_pairs_counted_by_set(bug, ref):
                     self.vocab.append(best[0] + best[1])
             self._build_mappings()
     """,
+    spares=(HASH_SEED_TEST,),
 )
 def p3_ties_first_occurrence(bug, ref):
     differs(bug, ref, lambda ns: merges(ns, HELLO))
@@ -116,6 +120,7 @@ def p3_ties_first_occurrence(bug, ref):
                     self.vocab.append(best[0] + best[1])
             self._build_mappings()
     """,
+    spares=(HASH_SEED_TEST,),
 )
 def p3_ties_greatest_pair(bug, ref):
     differs(bug, ref, lambda ns: merges(ns, HELLO))
@@ -749,3 +754,46 @@ def p3_word_frequencies_ignored(bug, ref):
 )
 def p3_get_pairs_returns_list(bug, ref):
     differs(bug, ref, lambda ns: ns["BPETokenizer"]()._get_pairs(["a", "a", "a", " "]))
+
+
+@wrong(
+    3,
+    "BPETokenizer has every method it needs, so deriving from Tokenizer adds nothing",
+    without_base("BPETokenizer"),
+)
+def p3_not_a_tokenizer_subclass(bug, ref):
+    assert not issubclass(bug["BPETokenizer"], bug["Tokenizer"])
+
+
+@wrong(
+    3,
+    "merging is a search and replace: join the tokens and let re.sub glue each pair",
+    r'''
+    import re
+
+    class BPETokenizer(BPETokenizer):
+        def _apply_merges(self, tokens):
+            # Words hold no whitespace, so a tab separates the tokens safely.
+            text = "\t".join(tokens)
+            for first, second in self.merges:
+                pattern = r"(?<![^\t])" + re.escape(first + "\t" + second) + r"(?![^\t])"
+                text = re.sub(pattern, first + second, text)
+            return text.split("\t")
+    ''',
+)
+def p3_apply_merges_with_re_sub(bug, ref):
+    differs(bug, ref, lambda ns: trained(ns, ["\\1\\1 a\\1"] * 3).encode("\\1"))
+
+
+@wrong(
+    3,
+    "decode turns the ▁ marker into a space, as SentencePiece tokenizers do",
+    '''
+    class BPETokenizer(BPETokenizer):
+        def decode(self, tokens):
+            text = "".join(self.id_to_token[check_token_id(t, self.vocab_size)] for t in tokens)
+            return text.replace("▁", " ").rstrip(" ")
+    ''',
+)
+def p3_decode_sentencepiece_marker(bug, ref):
+    differs(bug, ref, lambda ns: (lambda t: t.decode(t.encode("a▁b")))(trained(ns, ["a▁b"])))

@@ -296,3 +296,22 @@ def p4_word_frequencies_strips_punctuation(bug, ref):
 )
 def p4_build_vocab_drops_unk_letters(bug, ref):
     differs(bug, ref, lambda ns: built(ns, ["<b>", "NUK"]).vocab)
+
+
+@wrong(
+    4,
+    "merging a pair is a search and replace: join the tokens and let re.sub glue the pair",
+    r'''
+    import re
+
+    def merge_pair(tokens, pair):
+        if not tokens:
+            return []
+        # Words hold no tab, so a tab separates the tokens safely.
+        text = "\t".join(tokens)
+        pattern = r"(?<![^\t])" + re.escape(pair[0] + "\t" + pair[1]) + r"(?![^\t])"
+        return re.sub(pattern, pair[0] + pair[1], text).split("\t")
+    ''',
+)
+def p4_merge_pair_with_re_sub(bug, ref):
+    differs(bug, ref, lambda ns: ns["merge_pair"](["\\", "1", "x"], ("\\", "1")))

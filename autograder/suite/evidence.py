@@ -1,0 +1,152 @@
+"""Evidence in the hidden suite's messages: what a hidden input determines, and its outline.
+
+A failure message has two layers. The sentence says *what broke* (which call, which
+rule of the specification, what kind of value came back) and is always shown. The
+*evidence* is every value that a hidden input determines: the input itself, the
+student's reply to it, the expected reply, the student's exception message, and a type
+name made at run time (``type(repr(text), (ValueError,), {})``). The reply counts
+because it can carry the input: ``decode`` echoes it, and a hostile submission can
+return or raise it on purpose.
+
+``evidence(text, outline)`` marks a piece: ``OPEN text SEP outline CLOSE`` (private-use
+characters). ``render`` keeps the text (a visible test, or ``--show-hidden-inputs``) or
+puts the outline in its place: a description that does not determine the value, such as
+"a str of 11 characters with a tab" or "a list of 5 items". So a student still learns
+that a length is off or that tabs are the trouble, and cannot rebuild the input. A reply
+compared with the expected value (``compared``) is described relative to it ("a list
+shorter than expected (a list of 3 items)"), never by numbers of its own, which the
+student could choose to spell out an input. What remains is the pass/fail pattern and
+the outline of a reply shown on its own (a wrong type, a length): a few bits per test.
+
+Type names that no input can have chosen (builtins, the spec's names, the names the
+submission's source defines: ``STATIC_NAMES``, completed by conftest) stay plain.
+"""
+
+import builtins
+import re
+
+from autograder.parts import PART_OF
+
+OPEN, SEP, CLOSE = "\ue000", "\ue002", "\ue001"
+MARKS = (OPEN, SEP, CLOSE)
+# One piece; a piece left open by a message that was cut runs to the end.
+PIECE = re.compile(f"{OPEN}([^{CLOSE}]*)(?:{CLOSE}|$)")
+HIDDEN_NOTE = "(A hidden test: its inputs and the values computed from them are not shown.)"
+
+STATIC_NAMES = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)} | set(PART_OF)
+
+
+def _unmarked(text: object) -> str:
+    text = str(text)
+    for mark in MARKS:
+        text = text.replace(mark, "")
+    return text
+
+
+def evidence(text: object, outline: str = "…") -> str:
+    """``text`` marked as evidence, with the ``outline`` shown in its place when hidden."""
+    return f"{OPEN}{_unmarked(text)}{SEP}{_unmarked(outline)}{CLOSE}"
+
+
+def type_label(name: str) -> str:
+    """A type name from the worker: plain if static, else evidence."""
+    return name if name in STATIC_NAMES else evidence(name, "an exception class made at run time")
+
+
+def _count(n: int, what: str) -> str:
+    plural = what[:-1] + "ies" if what.endswith("y") else what + "s"
+    return f"{n} {what if n == 1 else plural}"
+
+
+# What a str holds that often explains a failure, and how to say it: tests on the set of
+# its distinct characters, or on the str itself (all at C speed: messages are built
+# whether or not a check fails).
+_FEATURES = (
+    (lambda s, chars: "\t" in chars, "a tab"),
+    (lambda s, chars: "\n" in chars or "\r" in chars, "a line break"),
+    (lambda s, chars: any(c.isspace() and c not in " \t\n\r" for c in chars),
+     "Unicode whitespace"),
+    (lambda s, chars: "  " in s, "a run of spaces"),
+    (lambda s, chars: s[:1].isspace() or s[-1:].isspace(), "leading or trailing whitespace"),
+    (lambda s, chars: "<UNK>" in s, "the text <UNK>"),
+    (lambda s, chars: "</w>" in s, "the text </w>"),
+    (lambda s, chars: any(ord(c) > 0xFFFF for c in chars), "characters beyond the BMP (emoji)"),
+    (lambda s, chars: any(127 < ord(c) <= 0xFFFF and not c.isspace() for c in chars),
+     "non-ASCII characters"),
+    (lambda s, chars: any(not c.isprintable() and not c.isspace() for c in chars),
+     "control or invisible characters"),
+)
+
+
+def outline(value: object) -> str:
+    """A description of ``value`` that says what it is like, not what it is."""
+    if isinstance(value, str):
+        if not value:
+            return "the empty str"
+        chars = set(value)
+        found = [label for test, label in _FEATURES if test(value, chars)]
+        return f"a str of {_count(len(value), 'character')}" + (
+            f" with {', '.join(found)}" if found else "")
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        kind = type(value).__name__
+        if not value:
+            return f"an empty {kind}"
+        return f"a {kind} of {_count(len(value), 'entry' if kind == 'dict' else 'item')}"
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    return "an int" if isinstance(value, int) else f"a {type(value).__name__}"
+
+
+def compared(got: object, expected: object) -> str:
+    """The student's reply described against the expected one, with no number of its own.
+
+    The reply is the student's to choose, so its outline could carry a hidden input a
+    few bits at a time ("a list of 104 items"); said relative to the expected value, it
+    carries at most "shorter" or "longer".
+    """
+    kind = type(got).__name__
+    article = "an" if kind[:1] in tuple("aeiou") else "a"
+    if type(got) is not type(expected):
+        return f"{article} {kind}, expected {outline(expected)}"
+    try:
+        mine, theirs = len(got), len(expected)  # type: ignore[arg-type]
+    except TypeError:
+        return f"{article} {kind} other than expected"
+    if mine == theirs:
+        return f"{article} {kind} of the expected length ({outline(expected)}) but other content"
+    longer = "shorter" if mine < theirs else "longer"
+    return f"{article} {kind} {longer} than expected ({outline(expected)})"
+
+
+def _plain(text: str) -> str:
+    """``text`` without spaces and with one kind of quote, to compare spellings."""
+    return "".join(text.split()).replace("'", '"')
+
+
+def render(text: str, reveal: bool, limit: int, public: str = "") -> str:
+    """A marked message as the student reads it, at most ``limit`` characters.
+
+    Evidence that ``public`` spells out (the test's name, which every student reads, e.g.
+    ``merge_pair(["a","a","a"], ("a","a"))``) is no secret and stays, however hidden the test.
+    """
+    known = _plain(public)
+
+    def piece(match: re.Match) -> str:
+        shown, _, hidden = match.group(1).partition(SEP)
+        stated = len(_plain(shown)) >= 3 and _plain(shown) in known
+        return shown if reveal or stated else (hidden or "…")
+
+    out = _unmarked(PIECE.sub(piece, text))
+    if not reveal and _unmarked(PIECE.sub(lambda m: m.group(1).partition(SEP)[0], text)) != out:
+        out = f"{_clip(out, limit - len(HIDDEN_NOTE) - 1)}\n{HIDDEN_NOTE}"
+    return _clip(out, limit)
+
+
+def is_all_evidence(text: str) -> bool:
+    """True when ``text`` is one piece of evidence and nothing else."""
+    return PIECE.fullmatch(text) is not None
+
+
+def _clip(text: str, limit: int) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 3] + "..."
