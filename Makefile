@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: setup release demo test bench bench-batch gradescope mutation lint
+.PHONY: setup release student-bundle demo test bench bench-batch gradescope mutation lint
 
 setup: $(STAMP)
 
@@ -16,6 +16,12 @@ $(STAMP): pyproject.toml
 ## (nbgrader_config.py; nbgrader runs `alembic`, so .venv/bin goes on PATH).
 release: $(STAMP)
 	PATH="$(CURDIR)/.venv/bin:$$PATH" $(PY) -m nbgrader generate_assignment tokenization --force
+
+## Instructor: what students receive: $(BUNDLE)/<assignment>.zip per assignment of the
+## release, with a short requirements note; refuses to build if anything hidden is in it.
+BUNDLE ?= dist/student
+student-bundle: $(STAMP)
+	$(PY) -m autograder.student_bundle --out $(BUNDLE)
 
 ## TA: grade the bundled sample submissions and print the class summary.
 demo: $(STAMP)

@@ -20,3 +20,16 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 c.ClearSolutions.begin_solution_delimeter = "BEGIN SOLUTION"
 c.ClearSolutions.end_solution_delimeter = "END SOLUTION"
 c.ClearSolutions.enforce_metadata = True
+
+# `nbgrader zip_collect tokenization`: files downloaded from an LMS go in
+# downloaded/tokenization/archive/ (zips are unpacked), named as Canvas's "Download
+# Submissions" names them: <name>_<user id>_<submission id>_<file>, with "LATE_" after the
+# name for a late one (e.g. smithjane_LATE_1234_5678_tokenization.ipynb). <name> becomes the
+# student id. For another LMS, change this pattern; it must name student_id and file_id.
+c.FileNameCollectorPlugin.named_regexp = (
+    r".*/(?P<student_id>[^/_]+)_(?:LATE_)?\d+_\d+_(?P<file_id>[^/]+)$"  # on the whole path
+)
+c.FileNameCollectorPlugin.valid_ext = [".ipynb", ".py"]
+
+# A class on one server shares an exchange folder (see README, "Running a course"): set
+# c.Exchange.root here and in the students' Jupyter configuration, e.g. /srv/nbgrader/exchange.

@@ -122,6 +122,17 @@ class Progress:
             self.bar.close()
 
 
+def _cached_count(cache: ResultCache, subs: list) -> int:
+    """How many of ``subs`` have a result in the cache, so the summary can say so."""
+    count = 0
+    for sub in subs:
+        try:
+            count += sub.path is not None and cache.get(sub.path) is not None
+        except OSError:  # unreadable: grading will report it
+            continue
+    return count
+
+
 def grade_command(args: argparse.Namespace) -> int:
     if (args.path / "submitted").is_dir():
         raise UsageError(
@@ -146,6 +157,7 @@ def grade_command(args: argparse.Namespace) -> int:
     options = (f"visibility={args.hidden_visibility};timeout={args.timeout:g};"
                f"inputs={'shown' if args.show_hidden_inputs else 'hidden'}")
     cache = ResultCache(args.out / CACHE_DIR, options, read=not args.force)
+    cached = _cached_count(cache, subs)
     started = time.monotonic()
     progress = Progress(len(subs))
     try:
@@ -157,7 +169,7 @@ def grade_command(args: argparse.Namespace) -> int:
     wall = time.monotonic() - started
     reports = write_reports(results, args.out, assignment=args.assignment,
                             wall_seconds=wall, jobs=jobs)
-    print("\n".join(console_summary(reports.stats, str(args.out), wall, jobs)))
+    print("\n".join(console_summary(reports.stats, str(args.out), wall, jobs, cached)))
     broken = sum(str(r["error"]).startswith("environment:") for r in results)
     if broken:
         print(f"warning: the sandbox did not start for {broken} submission"

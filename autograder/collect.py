@@ -12,7 +12,9 @@ notebooks) are graded too, each under its stem.
 In a student's assignment folder the notebook wins: ``<assignment>.ipynb``, else
 the only ``.ipynb``, else the first in name order (noted); then ``.py`` files by
 the same rule. A student folder with nothing gradable is still a ``Submission``,
-with ``error`` set, so the batch grades everyone else and reports it.
+with ``error`` set, so the batch grades everyone else and reports it. A ``.py`` file
+whose written reflection cannot be found gets a note (``handoff.reflection``) that the
+reports pass on to the student and the TA.
 
 Every folder in the tree gets a row, hidden ones (``.alice``) included; only the
 folders tools leave behind (``TOOL_FOLDERS``) are skipped. A submission is the
@@ -28,6 +30,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .handoff.reflection import missing_warning
 from .report.safe import RENAMED, safe_text, unique_ids
 
 NOTHING_FOUND = "no notebook or .py file found"
@@ -87,6 +90,8 @@ def pick_file(folder: Path, assignment: str) -> tuple[Path | None, list[str]]:
         if len(candidates) > 1:
             others = ", ".join(p.name for p in candidates if p != chosen)
             notes.append(f"graded {chosen.name}; also found {others}")
+        if suffix == ".py" and (missing := missing_warning(chosen)):
+            notes.append(missing)
         return chosen, notes
     return None, notes
 
@@ -115,7 +120,9 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
     if root.is_file():
         if root.suffix not in GRADABLE:
             raise UsageError(f"{root}: expected a .ipynb notebook, a .py file or a folder")
-        return _distinct([Submission(root.stem, root, root.name)])
+        missing = missing_warning(root) if root.suffix == ".py" else None
+        return _distinct([Submission(root.stem, root, root.name,
+                                     notes=[missing] if missing else [])])
     if not root.is_dir():
         raise UsageError(f"{root}: not a file or folder")
     found: dict[str, Submission] = {}
@@ -129,7 +136,8 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
         elif kind == "dir":
             sub = _student_submission(root, entry, assignment)
         elif kind == "file" and entry.suffix in GRADABLE and not _is_ignored(entry):
-            sub = Submission(entry.stem, entry, entry.name)
+            missing = missing_warning(entry) if entry.suffix == ".py" else None
+            sub = Submission(entry.stem, entry, entry.name, notes=[missing] if missing else [])
         else:
             continue
         if sub.student_id in found:  # a folder "bob" and a file "bob.py"

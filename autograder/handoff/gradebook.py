@@ -1,6 +1,8 @@
 """The hand-off itself: one grades.csv into one course's nbgrader gradebook.
 
 See the package docstring for what it sets and why; nothing here runs student code.
+``copies`` makes the formgrader notebooks, ``feedback_page`` the students' pages.
+A little over 300 lines: the gradebook rules (scores, flags, comments) stay in one class.
 """
 
 import csv
@@ -17,14 +19,7 @@ from jupyter_core.paths import jupyter_config_path
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.coursedir import CourseDirectory
-from nbgrader.preprocessors import (
-    AssignLatePenalties,
-    CheckCellMetadata,
-    ClearOutput,
-    DeduplicateIds,
-    OverwriteCells,
-    OverwriteKernelspec,
-)
+from nbgrader.preprocessors import AssignLatePenalties
 from sqlalchemy.exc import SAWarning
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
@@ -33,10 +28,12 @@ from ..collect import pick_file
 from ..parts import PARTS, POINTS
 from ..report.format import one_line, points
 from ..report.schema import check_grades_file
+from .copies import Copy, formgrader_copy, note, reflection_text
+from .feedback_page import failed_tests, load_result, write_page
+from .reflection import GRADE_ID
 
 TEST_CELL = re.compile(r"test_part(\d+)_")
-SANITIZE = (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadata)
-DECIMALS = 4  # a cell's share of its part's score
+SOLUTION_CELL = re.compile(r"part(\d+)_")
 
 
 class HandoffError(Exception):
@@ -46,7 +43,7 @@ class HandoffError(Exception):
 @dataclass(frozen=True)
 class Row:
     student_id: str
-    parts: dict[int, float]
+    parts: dict[int, float]  # 0 for a row that was not graded (its cells are empty)
     status: str
     error: str
 
@@ -62,7 +59,7 @@ def read_grades(path: Path) -> list[Row]:
     """The rows of a ``grades.csv`` written by ``python -m autograder grade``."""
     check_grades_file(path)
     with open(path, newline="", encoding="utf-8") as fh:
-        return [Row(r["student_id"], {p: float(r[f"part{p}"]) for p in PARTS},
+        return [Row(r["student_id"], {p: float(r[f"part{p}"] or 0) for p in PARTS},
                     r["status"], r["error"]) for r in csv.DictReader(fh)]
 
 
@@ -76,39 +73,6 @@ def load_config(course: Path) -> Config:
     return config
 
 
-def cell_shares(score: float, cells: list[tuple[str, float]]) -> dict[str, float]:
-    """``score`` split over ``(cell, max points)`` pairs in proportion to their points."""
-    whole = sum(mx for _, mx in cells)
-    shares = {name: round(score * mx / whole, DECIMALS) for name, mx in cells[:-1]}
-    shares[cells[-1][0]] = round(score - sum(shares.values()), DECIMALS)
-    return shares
-
-
-def test_cells(gb: Gradebook, assignment: str) -> tuple[str, dict[int, list[tuple[str, float]]]]:
-    """The assignment's notebook and its test cells by part; checks them against POINTS."""
-    try:
-        notebooks = gb.find_assignment(assignment).notebooks
-    except MissingEntry:
-        raise HandoffError(f"no assignment {assignment!r} in the gradebook: "
-                           f"run `nbgrader generate_assignment {assignment}` first") from None
-    if len(notebooks) != 1:
-        raise HandoffError(f"{assignment!r} has {len(notebooks)} notebooks; expected one")
-    by_part: dict[int, list[tuple[str, float]]] = {p: [] for p in PARTS}
-    for cell in sorted(notebooks[0].grade_cells, key=lambda c: c.name):
-        if cell.cell_type != "code":
-            continue
-        match = TEST_CELL.match(cell.name)
-        if not match or int(match.group(1)) not in PARTS:
-            raise HandoffError(f"code grade cell {cell.name!r} belongs to no part, so "
-                               "our grader does not score it")
-        by_part[int(match.group(1))].append((cell.name, float(cell.max_score)))
-    for p, cells in by_part.items():
-        if abs(sum(mx for _, mx in cells) - POINTS[p]) > 1e-9:
-            raise HandoffError(f"part {p}: its test cells hold {sum(mx for _, mx in cells):g} "
-                               f"points but autograder.parts.POINTS gives {POINTS[p]}")
-    return notebooks[0].name, by_part
-
-
 def _timestamp(path: Path) -> datetime | None:
     """The time in an nbgrader ``timestamp.txt``, if there is a readable one."""
     try:
@@ -117,34 +81,90 @@ def _timestamp(path: Path) -> datetime | None:
         return None
 
 
-def _note(cell: nbformat.NotebookNode, text: str) -> None:
-    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text + "\n")]
-
-
 class Handoff:
     """One hand-off of grades.csv into one course's gradebook."""
 
-    def __init__(self, course: Path, assignment: str) -> None:
+    def __init__(self, course: Path, assignment: str, graded: Path) -> None:
         self.config = load_config(course)
         self.coursedir = CourseDirectory(config=self.config)
         self.assignment = assignment
+        self.graded = graded  # the grader's --out folder: <student>/results.json
         db = self.coursedir.db_url
         if db.startswith("sqlite:///") and not Path(db[len("sqlite:///"):]).is_file():
             raise HandoffError(f"no gradebook at {db[len('sqlite:///'):]}: run "
                                f"`nbgrader generate_assignment {assignment}` in {course} first")
         self.gb = Gradebook(db, self.coursedir.course_id)
-        self.notebook, self.by_part = test_cells(self.gb, assignment)
+        self.notebook, self.by_part = self.test_cells()
+        self.solution_cell = self.part_solution_cells()
+
+    def release(self) -> Path:
+        """The release notebook (a ``.py`` submission is shown in its cells)."""
+        folder = self.coursedir.format_path(self.coursedir.release_directory, ".", self.assignment)
+        return Path(folder) / f"{self.notebook}.ipynb"
+
+    def test_cells(self) -> tuple[str, dict[int, list[str]]]:
+        """The notebook and its test cells by part, each part's scored cell first.
+
+        Checks the cells against POINTS, then puts each part's points on its first test cell
+        in the release notebook (name order without one) and 0 on the others.
+        """
+        try:
+            notebooks = self.gb.find_assignment(self.assignment).notebooks
+        except MissingEntry:
+            raise HandoffError(f"no assignment {self.assignment!r} in the gradebook: run "
+                               f"`nbgrader generate_assignment {self.assignment}` first") from None
+        if len(notebooks) != 1:
+            raise HandoffError(f"{self.assignment!r} has {len(notebooks)} notebooks; expected one")
+        self.notebook = notebooks[0].name
+        try:
+            order = [c.metadata.get("nbgrader", {}).get("grade_id") for c in
+                     nbformat.read(self.release(), as_version=4).cells]
+        except (OSError, ValueError):
+            order = []
+        rank = {name: i for i, name in enumerate(order) if name}
+        by_part: dict[int, list] = {p: [] for p in PARTS}
+        for cell in notebooks[0].grade_cells:
+            if cell.cell_type != "code":
+                continue
+            match = TEST_CELL.match(cell.name)
+            if not match or int(match.group(1)) not in PARTS:
+                raise HandoffError(f"code grade cell {cell.name!r} belongs to no part, so "
+                                   "our grader does not score it")
+            by_part[int(match.group(1))].append(cell)
+        for p, cells in by_part.items():
+            if abs(sum(c.max_score for c in cells) - POINTS[p]) > 1e-9:
+                raise HandoffError(f"part {p}: its test cells hold "
+                                   f"{sum(c.max_score for c in cells):g} points but "
+                                   f"autograder.parts.POINTS gives {POINTS[p]}")
+            cells.sort(key=lambda c: (rank.get(c.name, len(rank)), c.name))
+            for i, cell in enumerate(cells):
+                self.set_points(cell.name, float(POINTS[p]) if i == 0 else 0.0)
+        self.gb.db.commit()
+        return self.notebook, {p: [c.name for c in cells] for p, cells in by_part.items()}
+
+    def set_points(self, name: str, top: float) -> None:
+        """Make test cell ``name`` worth ``top``, with the checksum nbgrader then expects."""
+        grade_cell = self.gb.find_grade_cell(name, self.notebook, self.assignment)
+        source = self.gb.find_source_cell(name, self.notebook, self.assignment)
+        if grade_cell.max_score == top:
+            return
+        cell = nbformat.v4.new_code_cell(source.source)
+        cell.metadata.nbgrader = {"grade": True, "solution": False, "locked": source.locked,
+                                  "grade_id": name, "points": top}
+        grade_cell.max_score, source.checksum = top, utils.compute_checksum(cell)
+
+    def part_solution_cells(self) -> dict[str, int]:
+        """Each part's first solution cell (by name), which carries its hidden-test comment."""
+        firsts: dict[int, str] = {}
+        for cell in sorted(self.gb.find_notebook(self.notebook, self.assignment).solution_cells,
+                           key=lambda c: c.name):
+            match = SOLUTION_CELL.match(cell.name)
+            if match and int(match.group(1)) in PARTS:
+                firsts.setdefault(int(match.group(1)), cell.name)
+        return {name: p for p, name in firsts.items()}
 
     def folder(self, kind: str, student: str) -> Path:
         return Path(self.coursedir.format_path(kind, student, self.assignment))
-
-    def sanitized(self, student: str, path: Path) -> nbformat.NotebookNode:
-        """The submitted notebook after nbgrader's non-executing autograde steps."""
-        nb = nbformat.read(path, as_version=4)
-        resources = {"nbgrader": self.resources(student)}
-        for preprocessor in SANITIZE:
-            nb, resources = preprocessor(config=self.config).preprocess(nb, resources)
-        return nb
 
     def resources(self, student: str) -> dict[str, str]:
         return {"notebook": self.notebook, "assignment": self.assignment, "student": student,
@@ -159,14 +179,14 @@ class Handoff:
         if not submitted.is_dir():
             raise LookupError(f"unknown student: no {submitted.relative_to(self.coursedir.root)}/")
         chosen, _ = pick_file(submitted, self.assignment)
-        nb, unreadable = None, ""
-        if chosen is not None and chosen.suffix == ".ipynb":
-            try:
-                nb = self.sanitized(student, chosen)
-            except Exception as exc:  # a broken notebook still gets our scores
-                unreadable = f"{chosen.name} not shown in formgrader: {one_line(exc, 120)}"
-        cells = {c.metadata.nbgrader["grade_id"]: c for c in nb.cells
-                 if "grade_id" in c.metadata.get("nbgrader", {})} if nb else {}
+        copy = formgrader_copy(chosen, self.config, self.resources(student), self.release())
+        autograded = self.folder(self.coursedir.autograded_directory, student)
+        target = autograded / f"{self.notebook}.ipynb"
+        before = reflection_text(target)
+        cells = copy.cells()
+        changed = (before is not None and GRADE_ID in cells
+                   and before.strip() != cells[GRADE_ID].source.strip())
+        result = load_result(self.graded, student)
 
         self.gb.update_or_create_student(student)
         timestamp = _timestamp(submitted / "timestamp.txt")
@@ -174,29 +194,29 @@ class Handoff:
             warnings.filterwarnings("ignore", "Object of type .* not in session", SAWarning)
             self.gb.update_or_create_submission(
                 self.assignment, student, **({"timestamp": timestamp} if timestamp else {}))
-        shares: dict[str, float | None] = {}
-        for p, part_cells in self.by_part.items():
-            if row.status == "graded":
-                shares.update(cell_shares(row.parts[p], part_cells))
-            else:  # nothing to grade is 0; a failed grading is for the TA to score
-                shares.update((name, None if chosen else 0.0) for name, _ in part_cells)
-        notes = self.set_grades(student, shares, cells, bool(unreadable))
+        scores: dict[str, float | None] = {}
+        for p, names in self.by_part.items():
+            first = (row.parts[p] if row.status == "graded" else None if chosen else 0.0)
+            scores.update({names[0]: first, **dict.fromkeys(names[1:], 0.0)})
+        notes = self.set_grades(student, scores, copy, changed, result)
 
-        autograded = self.folder(self.coursedir.autograded_directory, student)
         autograded.mkdir(parents=True, exist_ok=True)
-        target = autograded / f"{self.notebook}.ipynb"
-        if nb is not None:
-            self.annotate(row, shares, cells)
-            nbformat.write(nb, target)
+        if copy.nb is not None:
+            self.annotate(row, cells, result)
+            nbformat.write(copy.nb, target)
         else:
             target.unlink(missing_ok=True)
-        timestamp_file = submitted / "timestamp.txt"
-        if timestamp_file.is_file():
-            shutil.copyfile(timestamp_file, autograded / "timestamp.txt")
-        else:
-            (autograded / "timestamp.txt").unlink(missing_ok=True)
+        for name in ("timestamp.txt",):
+            if (submitted / name).is_file():
+                shutil.copyfile(submitted / name, autograded / name)
+            else:
+                (autograded / name).unlink(missing_ok=True)
         AssignLatePenalties(config=self.config).preprocess(
-            nb or nbformat.v4.new_notebook(), {"nbgrader": self.resources(student)})
+            copy.nb or nbformat.v4.new_notebook(), {"nbgrader": self.resources(student)})
+        if result is not None:
+            sub = self.gb.find_submission_notebook(self.notebook, self.assignment, student)
+            write_page(self.folder(self.coursedir.feedback_directory, student), self.notebook,
+                       result, sub, submitted, self.assignment)
 
         if row.status == "graded":
             done = f"{points(sum(row.parts.values()))} / {sum(POINTS.values())} autograded"
@@ -204,16 +224,18 @@ class Handoff:
             done = f"nothing gradable submitted ({one_line(row.error, 80)}): 0 autograded"
         else:
             done = f"not autograded ({one_line(row.error, 80)}): test cells need a manual grade"
-        return "; ".join([done, *notes, *([unreadable] if unreadable else [])])
+        return "; ".join([done, *notes, *([copy.problem] if copy.problem else [])])
 
-    def set_grades(self, student: str, shares: dict[str, float | None],
-                   cells: dict[str, nbformat.NotebookNode], unreadable: bool) -> list[str]:
+    def set_grades(self, student: str, scores: dict[str, float | None], copy: Copy,
+                   changed: bool, result: dict | None) -> list[str]:
         notes = []
+        cells = copy.cells()
+        unreadable = bool(copy.problem)
         submission = self.gb.find_submission_notebook(self.notebook, self.assignment, student)
         for grade in submission.grades:
             name = grade.cell.name
-            if name in shares:
-                new = shares[name]
+            if name in scores:
+                new = scores[name]
                 if grade.manual_score is None:
                     grade.needs_manual_grade = new is None
                 elif grade.auto_score != new:
@@ -221,7 +243,17 @@ class Handoff:
                 grade.auto_score = new
                 continue
             if grade.manual_score is not None:
-                notes.append(f"{name} graded by hand: {points(grade.manual_score)}")
+                if name == GRADE_ID and changed:
+                    grade.needs_manual_grade = True
+                    notes.append(f"{name} CHANGED since it was graded by hand "
+                                 f"({points(grade.manual_score)}): flagged for review")
+                else:
+                    notes.append(f"{name} graded by hand: {points(grade.manual_score)}")
+                continue
+            if name == GRADE_ID and copy.reflection_missing:
+                grade.auto_score, grade.needs_manual_grade = None, True
+                notes.append(f"{name} NOT FOUND in the .py file ({copy.reflection_missing}): "
+                             "read the file and grade it by hand")
                 continue
             if name in cells:
                 grade.auto_score, _ = utils.determine_grade(cells[name])
@@ -230,29 +262,40 @@ class Handoff:
             grade.needs_manual_grade = grade.auto_score is None
             notes.append(f"{name} awaits manual grading" if grade.needs_manual_grade
                          else f"{name}: no response, 0")
+        failed = failed_tests(result)
         for comment in submission.comments:
             cell = cells.get(comment.cell.name)
             answered = unreadable or (cell is not None and cell.metadata.nbgrader.get(
                 "checksum") != utils.compute_checksum(cell))
-            comment.auto_comment = None if answered else "No response."
+            text = [] if answered else ["No response."]
+            part = self.solution_cell.get(comment.cell.name)
+            if part is not None and failed.get(part):
+                text.append(f"Hidden tests failed in Part {part}:\n" + "\n".join(failed[part]))
+            comment.auto_comment = "\n".join(text) or None
         self.gb.db.commit()
         return notes
 
-    def annotate(self, row: Row, shares: dict[str, float | None],
-                 cells: dict[str, nbformat.NotebookNode]) -> None:
+    def annotate(self, row: Row, cells: dict[str, nbformat.NotebookNode],
+                 result: dict | None) -> None:
         """Put a note on each test cell of the formgrader copy in place of an output."""
-        for p, part_cells in self.by_part.items():
-            for name, mx in part_cells:
+        failed = failed_tests(result)
+        for p, names in self.by_part.items():
+            for name in names:
                 if name not in cells:
                     continue
-                share = shares[name]
-                if share is None:
-                    _note(cells[name], "Not scored: the hidden autograder could not grade this "
-                          f"submission ({one_line(row.error, 120)}). Grade this cell by hand.")
+                if name != names[0]:
+                    note(cells[name], f"Part {p} is scored on {names[0]} (this cell: 0 of 0).")
+                elif row.status != "graded":
+                    note(cells[name], "Not scored: the hidden autograder could not grade this "
+                         f"submission ({one_line(row.error, 120)}). Grade Part {p} by hand "
+                         f"here (out of {POINTS[p]}).")
                 else:
-                    _note(cells[name], "Scored by the hidden autograder, not by running this "
-                          f"cell: Part {p} ({PARTS[p]}) earned {points(row.parts[p])} / "
-                          f"{POINTS[p]}; this cell's share is {share:g} / {mx:g}.")
+                    lines = [f"Scored by the hidden autograder, not by running this cell: "
+                             f"Part {p} ({PARTS[p]}) earned {points(row.parts[p])} / "
+                             f"{POINTS[p]}, all on this cell."]
+                    if failed.get(p):
+                        lines += ["Hidden tests failed:", *failed[p]]
+                    note(cells[name], "\n".join(lines))
 
     def unlisted(self, rows: list[Row]) -> list[str]:
         """Students with a submission (folder or gradebook) but no row in grades.csv."""
@@ -263,5 +306,3 @@ class Handoff:
             step, "*", glob.escape(self.assignment))) if (m := re.fullmatch(pattern, path))}
         found |= {s.student.id for s in self.gb.assignment_submissions(self.assignment)}
         return sorted(found - {r.student_id for r in rows})
-
-

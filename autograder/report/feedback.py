@@ -6,8 +6,15 @@ message, plus the warnings from loading the code (cells skipped, statements that
 raised). Everything that comes from a submission or a test is untrusted and goes
 through ``html.escape``; a Content-Security-Policy forbids scripts as a second
 line of defence. Tests marked ``hidden`` are counted but not listed.
+
+The grader writes the autograded page; the nbgrader hand-off writes the same page with
+what was graded by hand (``HandGraded``: the reflection's grade and comment, or "not graded
+yet") and the total over everything from the gradebook (``Overall``), so a student gets one
+page, not an autograder page and an nbgrader page that each tell half.
 """
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -47,6 +54,40 @@ pre { margin: 0; padding: .5rem .75rem; background: #f6f8fa; border-radius: 6px;
 .note { color: #57606a; font-size: .9rem; margin: .5rem 0 0; }
 footer { color: #57606a; font-size: .85rem; text-align: center; margin-top: 1.5rem; }
 """
+
+
+@dataclass(frozen=True)
+class HandGraded:
+    """A score a person gives (the reflection) or changed; ``score`` None: not graded yet."""
+
+    title: str
+    score: float | None
+    max_score: float
+    comment: str = ""
+
+
+@dataclass(frozen=True)
+class Overall:
+    """The total over everything, from the gradebook: ``score`` before the late penalty."""
+
+    score: float
+    max_score: float
+    pending: bool  # some part still awaits a person's grade
+    late_penalty: float = 0.0
+
+
+def _hand_section(item: HandGraded) -> str:
+    shown = "not graded yet" if item.score is None else points(item.score)
+    html = [f"<section><h2><span>{escape(item.title)}</span>"
+            f"<span>{shown} / {points(item.max_score)}</span></h2>"]
+    if item.score is not None:
+        html.append(_bar(item.score, item.max_score))
+    html.append('<p class="note">Graded by the course staff.</p>' if item.score is not None
+                else '<p class="note">The course staff have not graded this yet.</p>')
+    if item.comment.strip():
+        html.append(f"<pre>{escape(item.comment)}</pre>")
+    html.append("</section>")
+    return "\n".join(html)
 
 
 def _bar(score: float, top: float) -> str:
@@ -94,10 +135,14 @@ def _part_section(result: SubmissionResult, part: int) -> str:
     return "\n".join(html)
 
 
-def feedback_html(result: SubmissionResult, assignment: str = "tokenization") -> str:
-    """The whole page for one result."""
+def feedback_html(result: SubmissionResult, assignment: str = "tokenization",
+                  hand_graded: Sequence[HandGraded] = (), overall: Overall | None = None) -> str:
+    """The whole page for one result, with what was graded by hand if there is any."""
     sid, source = escape(result["student_id"]), escape(result["source"])
     score, top = points(result["score"]), points(result["max_score"])
+    if overall is not None:
+        score = points(overall.score - overall.late_penalty)
+        top = points(overall.max_score)
     body = [
         "<header><div>",
         f"<h1>{escape(assignment.capitalize())}: autograder feedback</h1>",
@@ -118,10 +163,22 @@ def feedback_html(result: SubmissionResult, assignment: str = "tokenization") ->
             "(code that was skipped or raised an error; it may cost points):"
             f"<ul>{items}</ul></div>"
         )
+    if overall is not None:
+        late = (f" A late penalty of {points(overall.late_penalty)} is taken off."
+                if overall.late_penalty else "")
+        what = ("Total so far: some of your work is still to be graded by the course staff."
+                if overall.pending else "Total over everything: autograded and graded by hand.")
+        body.append(f'<p class="note">{what}{late} The autograder gave '
+                    f'{points(result["score"])} / {points(result["max_score"])}.</p>')
     body += [_part_section(result, p) for p in PARTS]
+    body += [_hand_section(item) for item in hand_graded]
     body.append(
-        "<footer>Each part is graded on its own: a bug in one part does not cost points "
-        "in another.</footer>"
+        "<footer>Each part is graded on its own, so a bug in one part does not cost points "
+        "in another: wherever the graded part uses another part (a base class, a helper "
+        "function, a tokenizer it builds), the reference version stands in for the names the "
+        "specification lists there, while your own constants, helpers and extra methods are "
+        "kept. A part that passed every one of its tests runs as you wrote it in the parts "
+        "graded after it.</footer>"
     )
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -133,7 +190,9 @@ def feedback_html(result: SubmissionResult, assignment: str = "tokenization") ->
     )
 
 
-def write_feedback(result: SubmissionResult, path: Path, assignment: str = "tokenization") -> Path:
-    """Write ``feedback.html``."""
-    Path(path).write_text(feedback_html(result, assignment), encoding="utf-8")
+def write_feedback(result: SubmissionResult, path: Path, assignment: str = "tokenization",
+                   hand_graded: Sequence[HandGraded] = (), overall: Overall | None = None) -> Path:
+    """Write ``feedback.html`` (or the hand-off's page, with ``hand_graded`` and ``overall``)."""
+    page = feedback_html(result, assignment, hand_graded, overall)
+    Path(path).write_text(page, encoding="utf-8")
     return Path(path)

@@ -2,7 +2,8 @@
 
 Columns: ``student_id, part1..part6, total, max_total, status, error``. Scores
 are plain numbers (2 decimals at most); ``status`` is ``graded`` or ``error`` and
-``error`` says why a submission could not be graded (its parts are then 0).
+``error`` says why a submission could not be graded. Such a row leaves the part cells and
+the total empty: it has no score yet, and an LMS import must not take it for a zero.
 
 Free text (the student ID, the error) that a spreadsheet would read as a formula, a
 cell starting with ``= + - @``, a tab or a carriage return, gets a leading ``'``
@@ -24,10 +25,11 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def grade_row(result: SubmissionResult) -> list[str]:
     """The CSV row of one result; the total is the sum of the rounded parts."""
     parts = [round(float(result["parts"][str(p)]["score"]), 2) for p in PARTS]
+    graded = result["status"] == "graded"
     return [
         _cell(result["student_id"]),
-        *(points(s) for s in parts),
-        points(sum(parts)),
+        *(points(s) if graded else "" for s in parts),
+        points(sum(parts)) if graded else "",
         points(result["max_score"]),
         result["status"],
         _cell(one_line(result["error"] or "", 300)) if result["status"] == "error" else "",

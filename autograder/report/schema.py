@@ -226,6 +226,11 @@ def grades_csv_problems(text: str) -> list[str]:
         ids.append(record["student_id"])
         numbers = {}
         for column in GRADES_COLUMNS[1:-2]:
+            if record["status"] == "error" and column != "max_total":
+                if record[column]:  # not graded: no score, not a 0
+                    problems.append(f"{where}: {column} must be empty when status is 'error'")
+                numbers[column] = 0.0
+                continue
             try:
                 numbers[column] = float(record[column])
             except ValueError:

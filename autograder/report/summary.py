@@ -5,6 +5,7 @@ mean per part, and where the reports are; ``summary.md`` adds the tests the
 class missed most and links to the plots.
 """
 
+from ..handoff.reflection import MISSING
 from ..parts import PARTS, POINTS
 from .format import md, one_line, percent, points
 from .safe import RENAMED
@@ -34,7 +35,7 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         "## Scores",
         "",
         "Means are over the graded submissions; failures to grade are listed below "
-        "(they have 0 in `grades.csv`).",
+        "(their scores are empty in `grades.csv`).",
         "",
         "| Part | | Mean | Points | Mean % |",
         "|---|---|---:|---:|---:|",
@@ -86,6 +87,18 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         ]
     else:
         lines.append("None: every submission was graded.")
+    lines += ["", "## Written reflections to find by hand", ""]
+    missing = [r for r in stats.results if any(w.startswith(MISSING) for w in r["warnings"])]
+    if missing:
+        lines += [
+            "These `.py` submissions have no `REFLECTION` string and no reflection cell: the "
+            "5 points of Q3 are not in `grades.csv`; read each file and grade it by hand "
+            "(the nbgrader hand-off flags them in formgrader).",
+            "",
+            *(f"- {md(r['student_id'])}: `{md(r['source'])}`" for r in missing),
+        ]
+    else:
+        lines.append("None: every submission's reflection is where the TA will find it.")
     lines += _renamed(stats)
     lines += [
         "",
@@ -97,6 +110,18 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         "",
     ]
     return "\n".join(lines)
+
+
+def _timing(stats: ClassStats, out_dir: str, wall_seconds: float, jobs: int,
+            cached: int) -> str:
+    """How long the batch took, saying which results came from the cache."""
+    took = f"Took {wall_seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}"
+    if not cached:
+        return f"{took} ({stats.mean_seconds():.1f} s per graded submission)."
+    fresh = len(stats.results) - cached
+    return (f"{took}: {cached} result{'s' * (cached != 1)} reused from {out_dir}/.cache "
+            f"(same file, same grader; --force grades again), {fresh} graded now. "
+            f"Grading took {stats.mean_seconds():.1f} s per submission when it ran.")
 
 
 def _renamed(stats: ClassStats) -> list[str]:
@@ -111,13 +136,10 @@ def _renamed(stats: ClassStats) -> list[str]:
 
 
 def console_summary(
-    stats: ClassStats, out_dir: str, wall_seconds: float, jobs: int
+    stats: ClassStats, out_dir: str, wall_seconds: float, jobs: int, cached: int = 0
 ) -> list[str]:
-    """The lines the CLI prints at the end of a batch."""
-    lines = [
-        f"{_counts(stats)}. Took {wall_seconds:.1f} s with {jobs} job{'s' * (jobs != 1)} "
-        f"({stats.mean_seconds():.1f} s per graded submission).",
-    ]
+    """The lines the CLI prints at the end of a batch; ``cached``: results from the cache."""
+    lines = [f"{_counts(stats)}. {_timing(stats, out_dir, wall_seconds, jobs, cached)}"]
     if stats.failed:
         lines.append("Failed to grade:")
         lines += [

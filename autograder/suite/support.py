@@ -52,16 +52,53 @@ def versus(got: object, expected: object, limit: int = 80) -> str:
 
 
 def _cut(value: object, limit: int) -> str:
-    """``repr(value)`` cut to ``limit`` characters, without writing out a huge value.
+    """``repr(value)`` in about ``limit`` characters, without writing out a huge value.
 
-    Messages are built whether or not a check fails, so this must stay cheap.
+    Messages are built whether or not a check fails, so this must stay cheap: a long
+    container is cut to its first ``limit`` elements before anything is written. A long
+    value is then shortened by dropping whole elements, never by cutting its text, so what
+    is shown still reads as the structure it came from: ``[1, 2, ... (98 more)]``,
+    ``{'a': 1, ... (5 more)}``, ``'abc'... (+900 characters)``. Nested values get a share
+    of the room and are shortened the same way.
     """
-    if isinstance(value, (str, list, tuple)) and len(value) > limit:
+    sized = isinstance(value, (str, list, tuple, dict, set, frozenset))
+    size = len(value) if sized else 0
+    if isinstance(value, (str, list, tuple)) and size > limit:
         value = value[:limit]
-    elif isinstance(value, dict) and len(value) > limit:
+    elif isinstance(value, dict) and size > limit:
         value = dict(list(value.items())[:limit])
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 5] + " ...]"
+    text = repr(value) if not sized or size <= limit else ""
+    if text and len(text) <= limit:
+        return text
+    if isinstance(value, str):
+        keep = max(limit - 24, 8)
+        return f"{value[:keep]!r}... (+{size - keep} characters)"
+    if sized:
+        return _elements(value, limit, size)
+    return f"<{type(value).__name__} whose repr has {len(text)} characters>"
+
+
+def _elements(value: list | tuple | dict | set | frozenset, limit: int, size: int) -> str:
+    """The first elements of a container that fit in ``limit``; ``size`` of them in all."""
+    start, end = {list: "[]", tuple: "()"}.get(type(value), "{}")
+    pairs = value.items() if isinstance(value, dict) else value
+    shown: list[str] = []
+    width = len(start) + len(end)
+    for i, element in enumerate(pairs):
+        if isinstance(value, dict):
+            room = max(limit // 3, 12)
+            item = f"{_cut(element[0], room)}: {_cut(element[1], room)}"
+        else:
+            item = _cut(element, max(limit // 2, 16))
+        more = size - i - 1
+        tail = len(f", ... ({more} more)") if more else 0
+        if shown and width + len(item) + 2 + tail > limit:
+            break
+        shown.append(item)
+        width += len(item) + 2
+    left = size - len(shown)
+    body = ", ".join(shown) + (f", ... ({left} more)" if left else "")
+    return f"{start}{body}{end}"
 
 
 def check(condition: object, message: str) -> None:

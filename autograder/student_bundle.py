@@ -1,0 +1,141 @@
+"""``make student-bundle``: what students receive, one zip per assignment of the release.
+
+``<out>/<assignment>.zip`` holds ``<assignment>/`` with the release's files (the notebook
+with outputs, execution counts and widget state cleared, as a save in JupyterLab may have
+left them; the data), ``README-students.txt`` (what to install and how to work, short),
+``requirements.txt`` and ``jupyter/`` (a JupyterLab configuration that hides nbgrader's
+instructor menus, for a course server where nbgrader is installed for everyone).
+
+Only ``assignments/<assignment>/`` is read, never ``source/``, ``solutions/`` or
+``autograder/``, and every file is checked before it is written: a marker of a solution
+or hidden-test region, or a file under a folder of those names, stops the build with an
+error instead of giving it to students. Hidden files, ``__pycache__`` and
+``.ipynb_checkpoints`` are left out.
+"""
+
+import argparse
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+FORBIDDEN_FOLDERS = {"solutions", "autograder", "source", "submitted", "autograded",
+                     "feedback", "graded"}
+REQUIREMENTS = "jupyterlab>=4\nipykernel\nmatplotlib\n"
+INSTRUCTOR_EXTENSIONS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment",
+                         "@jupyter/nbgrader:course-list")
+README = """\
+{assignment}: what you need
+{underline}
+
+1. Python 3.11 or newer, then, in this folder:
+       python -m venv .venv
+       .venv/bin/pip install -r requirements.txt      (Windows: .venv\\Scripts\\pip)
+       .venv/bin/jupyter lab
+2. Open {assignment}.ipynb (keep the data files next to it; everything works offline).
+3. Replace every "# YOUR CODE HERE" / "raise NotImplementedError()"; keep every name,
+   signature and docstring. Run "Restart Kernel and Run All Cells" before you submit.
+4. Submit {assignment}.ipynb as your course tells you (upload it, or the Assignments tab
+   of a course server). Submitting a .py file instead? Put your written reflection (Q3)
+   in a module-level string: REFLECTION = \"\"\"...\"\"\".
+
+Nothing here needs nbgrader. On a course server that has it, the staff install jupyter/
+(labconfig/page_config.json, jupyter_server_config.json) in your Jupyter configuration
+folder, which hides the instructor menus (Formgrader, Create Assignment, Courses).
+"""
+
+
+class LeakError(Exception):
+    """A file that must not reach students is about to be bundled."""
+
+
+def _clean_notebook(path: Path) -> bytes:
+    """The notebook without outputs, execution counts or saved widget state."""
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+        cell.metadata.pop("execution", None)
+    return nbformat.writes(nb).encode("utf-8") + b"\n"
+
+
+def _check(name: str, data: bytes) -> None:
+    """Raise ``LeakError`` if ``data`` (bundled as ``name``) looks like hidden material."""
+    if FORBIDDEN_FOLDERS & set(Path(name).parts[:-1]):
+        raise LeakError(f"{name}: a file from a folder students must not get")
+    text = data.decode("utf-8", errors="replace")
+    for marker in MARKERS:
+        if marker in text:
+            raise LeakError(f"{name}: contains {marker!r}; run `make release` from source/")
+
+
+def student_files(release: Path) -> dict[str, bytes]:
+    """Every file of one assignment's bundle, by its name in the zip."""
+    assignment = release.name
+    files: dict[str, bytes] = {}
+    for path in sorted(release.rglob("*")):
+        rel = path.relative_to(release)
+        if not path.is_file() or any(p.startswith(".") or p in (
+                "__pycache__", ".ipynb_checkpoints") for p in rel.parts):
+            continue
+        data = _clean_notebook(path) if path.suffix == ".ipynb" else path.read_bytes()
+        files[f"{assignment}/{rel.as_posix()}"] = data
+    page_config = {"disabledExtensions": dict.fromkeys(INSTRUCTOR_EXTENSIONS, True)}
+    server = {"ServerApp": {"jpserver_extensions": {
+        "nbgrader.server_extensions.formgrader": False}}}
+    files.update({
+        f"{assignment}/README-students.txt": README.format(
+            assignment=assignment, underline="=" * (len(assignment) + 19)).encode(),
+        f"{assignment}/requirements.txt": REQUIREMENTS.encode(),
+        f"{assignment}/jupyter/labconfig/page_config.json":
+            json.dumps(page_config, indent=2).encode() + b"\n",
+        f"{assignment}/jupyter/jupyter_server_config.json":
+            json.dumps(server, indent=2).encode() + b"\n",
+    })
+    for name, data in files.items():
+        _check(name, data)
+    return files
+
+
+def build(releases: Path, out: Path) -> list[Path]:
+    """Write ``<out>/<assignment>.zip`` for each assignment folder in ``releases``."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for release in sorted(p for p in releases.iterdir() if p.is_dir()
+                          and not p.name.startswith(".")):
+        files = student_files(release)  # checked before anything is written
+        target = out / f"{release.name}.zip"
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name, data in files.items():
+                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                info.external_attr = 0o644 << 16  # rw-r--r-- when unzipped
+                zf.writestr(info, data, zipfile.ZIP_DEFLATED)
+        written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.student_bundle",
+                                     description="Zip each assignment of the release for "
+                                                 "students, with a requirements note.")
+    parser.add_argument("--release", type=Path, default=ROOT / "assignments",
+                        help="folder of released assignments (default: assignments/)")
+    parser.add_argument("--out", type=Path, default=ROOT / "dist" / "student",
+                        help="where the zips go (default: dist/student/)")
+    args = parser.parse_args(argv)
+    try:
+        for path in build(args.release, args.out):
+            print(f"wrote {path}")
+    except LeakError as exc:
+        print(f"student-bundle: refusing to build: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
