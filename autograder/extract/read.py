@@ -140,7 +140,7 @@ def read_script(path: Path) -> list[Chunk]:
     try:
         parse(text)
         return [Chunk(text, f"lines 1-{text.count(chr(10)) + 1}")]
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError, RecursionError):  # MemoryError: see extract_limited
         pass
     starts = [0] + [m.start() for m in _CELL_MARKER.finditer(text) if m.start() > 0] + [len(text)]
     chunks = []

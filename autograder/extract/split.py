@@ -260,7 +260,7 @@ def split_code(chunks: list[Chunk]) -> StudentCode:
     for chunk in chunks:
         try:
             tree = parse(chunk.source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        except (SyntaxError, ValueError, RecursionError) as exc:  # MemoryError stops it all
             line = getattr(exc, "lineno", None)
             where = f"{chunk.origin}, line {line}" if line else chunk.origin
             code.warnings.append(f"{where}: skipped, it is not valid Python ({type(exc).__name__})")

@@ -32,7 +32,7 @@ from pathlib import Path
 from ..extract import StudentCode
 from ..parts import METHOD_PART
 from . import cleanup, limits, standin
-from .worker import MAX_MESSAGE, send
+from .worker import send
 
 
 @dataclass(frozen=True)
@@ -69,25 +69,44 @@ class MissingName(Exception):
     """The submission does not define a name the test needs."""
 
 
-def _decode(value: object, depth: int = 0) -> object:
-    """Rebuild a reply from its JSON form, accepting only plain data and tags."""
-    if depth > 100:
+# Replies are capped before they are read, and their decoding is bounded, so that a worker
+# cannot make the scoring process big (a 64 MB reply once took it to 2.3 GB). The largest
+# reply of the reference solution in the whole suite is under 0.5 MB (measured: 0.28 MB,
+# the outputs of the longest inputs), so a correct submission never comes near these.
+MAX_REPLY = 4 * 1024 * 1024  # bytes of one reply
+MAX_DEPTH = 100  # nesting of a reply
+MAX_ITEMS = 1_000_000  # values in one reply (a 4 MB reply holds at most 1.4 million)
+
+
+def _decode(value: object, budget: list[int] | None = None, depth: int = 0) -> object:
+    """Rebuild a reply from its JSON form, accepting only plain data and tags.
+
+    ``budget`` counts down the values still allowed in this reply (``MAX_ITEMS``).
+    """
+    if budget is None:
+        budget = [MAX_ITEMS]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise WorkerFailure("protocol", f"reply holds more than {MAX_ITEMS} values")
+    if depth > MAX_DEPTH:
         raise WorkerFailure("protocol", "reply nested too deeply")
     if value is None or type(value) in (bool, int, float, str):
         return value
+    inner_depth = depth + 1
     if type(value) is list:
-        return [_decode(v, depth + 1) for v in value]
+        return [_decode(v, budget, inner_depth) for v in value]
     if type(value) is dict and len(value) in (1, 2):
         tag = next(iter(value))
         inner = value[tag]
         if tag == "__tuple__" and type(inner) is list:
-            return tuple(_decode(v, depth + 1) for v in inner)
+            return tuple(_decode(v, budget, inner_depth) for v in inner)
         if tag == "__set__" and type(inner) is list:
-            return {_hashable(_decode(v, depth + 1)) for v in inner}
+            return {_hashable(_decode(v, budget, inner_depth)) for v in inner}
         if tag == "__dict__" and type(inner) is list and all(
             type(kv) is list and len(kv) == 2 for kv in inner
         ):
-            return {_hashable(_decode(k, depth + 1)): _decode(v, depth + 1) for k, v in inner}
+            return {_hashable(_decode(k, budget, inner_depth)): _decode(v, budget, inner_depth)
+                    for k, v in inner}
         if tag == "__remote__" and type(inner) is int and type(value.get("type")) is str:
             return Remote(inner, value["type"])
     raise WorkerFailure("protocol", f"unexpected value of type {type(value).__name__}")
@@ -286,11 +305,11 @@ class Worker:
         deadline = time.monotonic() + self.timeout
         while True:
             size = int.from_bytes(self._read(4, deadline), "big")
-            if size > MAX_MESSAGE:
-                raise self._fail("protocol", "reply too large")
+            if size > MAX_REPLY:
+                raise self._fail("protocol", f"reply of {size} bytes is over {MAX_REPLY}")
             try:
                 message = json.loads(self._read(size, deadline).decode("utf-8"))
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
                 raise self._fail("protocol", "reply is not JSON") from exc
             if type(message) is not dict or "ref" not in message:
                 return message
@@ -320,7 +339,8 @@ class Worker:
         """True while the worker process runs."""
         return self.process is not None and self.process.poll() is None
 
-    def _request(self, op: str, target: object, name: str | None, args=(), kwargs=None) -> object:
+    def _request(self, op: str, target: object, name: str | None, args=(), kwargs=None,
+                 keep: bool = False) -> object:
         if isinstance(target, str) and target not in self.names:
             raise MissingName(f"{target} is not defined")
         if not self.alive:
@@ -328,6 +348,8 @@ class Worker:
         message = {"op": op, "target": target.id if isinstance(target, Remote) else target,
                    "name": name, "args": _encode(list(args)),
                    "kwargs": [[k, _encode(v)] for k, v in (kwargs or {}).items()]}
+        if keep:
+            message["keep"] = True
         start = time.perf_counter()
         self._send(message)
         reply = self._receive()
@@ -361,6 +383,21 @@ class Worker:
         if obj is None:
             return self._request("get", name, None)
         return self._request("get", obj, name)
+
+    def map(self, func: str | Remote, *columns: list, keep: bool = False) -> object:
+        """``[func(*row) for row in zip(*columns)]`` in one request, made by the worker's
+        own code (no builtin of the student's is involved); with ``keep``, a handle to
+        the list, which stays in the worker."""
+        return self._request("map", func, None, columns, keep=keep)
+
+    def attributes(self, objects: list[Remote], name: str) -> object:
+        """``[obj.name for obj in objects]`` in one request."""
+        return self._request("attrs", None, name, [objects])
+
+    def put(self, value: object) -> Remote:
+        """Keep a copy of ``value`` in the worker; the handle stands for it in arguments,
+        and ``get(handle, None)`` reads it back."""
+        return self._request("put", None, None, [value], keep=True)
 
     def output(self, limit: int = 4000) -> str:
         """What the student's code printed so far (capped)."""

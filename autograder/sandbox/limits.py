@@ -69,9 +69,16 @@ WORKER_SOURCE = Path(__file__).with_name("worker.py").read_bytes()
 # middle of a batch must probe again, not trust its parent's answer).
 WORKER_DIGEST = hashlib.sha256(WORKER_SOURCE).hexdigest()[:16]
 NOBODY = 65534
+# Memory is bounded per submission, not per process: the scoring process runs at most
+# WORKERS_AT_ONCE workers of a submission at a time (six parts and two spare Part 3
+# workers, see the suite's conftest), and each gets an equal share of the address space.
+# (No cgroup: Docker and Gradescope rarely let a grader make one.) The reference's
+# workers peak at 36 MB.
+SUBMISSION_MEMORY = 2 * 1024**3
+WORKERS_AT_ONCE = 8
 LIMITS = {
     "cpu_seconds": 60,
-    "address_space": 2 * 1024**3,
+    "address_space": SUBMISSION_MEMORY // WORKERS_AT_ONCE,
     "file_size": 16 * 1024**2,
     "processes": 64,  # applied only when the worker runs as its own user
 }

@@ -95,6 +95,10 @@ class Objects:
         if isinstance(value, dict):
             d = depth + 1
             return {"__dict__": [[self.encode(k, d), self.encode(v, d)] for k, v in value.items()]}
+        return self.keep(value)
+
+    def keep(self, value: object) -> dict:
+        """A handle to ``value``, which stays here."""
         handle = len(self.by_id) + 1
         self.by_id[handle] = value
         return {"__remote__": handle, "type": type(value).__name__}
@@ -558,6 +562,31 @@ class StandIns:
         return __init__
 
 
+def answer(request: dict, objects: "Objects", namespace: dict) -> object:
+    """The value one request asks for.
+
+    ``get``/``call``: an attribute of, or a call to, a name or a kept object. The grader's
+    own plumbing, so that it needs no object of the student's (builtins reached through a
+    student's function could be the student's): ``map`` calls the target on each row of
+    the argument columns, ``attrs`` reads one attribute of each object in ``args[0]``,
+    ``put`` keeps ``args[0]`` here. With ``keep``, the value stays here as a handle.
+    """
+    op, name = request["op"], request["name"]
+    args = objects.decode(request["args"])
+    if op == "put":
+        return args[0]
+    if op == "attrs":
+        return [getattr(obj, name) for obj in args[0]]
+    target = request["target"]
+    obj = objects.by_id[target] if isinstance(target, int) else namespace[target]
+    if op == "get":
+        return getattr(obj, name) if name else obj
+    func = getattr(obj, name) if name else obj
+    if op == "map":
+        return [func(*row) for row in zip(*args)]
+    return func(*args, **objects.decode({"__dict__": request["kwargs"]}))
+
+
 def serve(in_fd: int, out_fd: int) -> None:
     """Answer requests until the scorer closes the pipe."""
     objects = Objects()
@@ -574,16 +603,9 @@ def serve(in_fd: int, out_fd: int) -> None:
                 value = standins.trust(namespace, request["names"])
                 send(out_fd, {"ok": True, "value": value})
                 continue
-            target = request["target"]
-            obj = objects.by_id[target] if isinstance(target, int) else namespace[target]
-            if request["op"] == "get":
-                value = getattr(obj, request["name"]) if request["name"] else obj
-            else:
-                func = getattr(obj, request["name"]) if request["name"] else obj
-                args = objects.decode(request["args"])
-                kwargs = objects.decode({"__dict__": request["kwargs"]})
-                value = func(*args, **kwargs)
-            reply = {"ok": True, "value": objects.encode(value)}
+            value = answer(request, objects, namespace)
+            keep = request.get("keep") is True
+            reply = {"ok": True, "value": objects.keep(value) if keep else objects.encode(value)}
         except BaseException as exc:  # noqa: BLE001 - report everything, keep serving
             reply = {"ok": False, "error": describe(exc)}
         send(out_fd, reply)

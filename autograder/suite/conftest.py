@@ -15,7 +15,9 @@ Limits, so that a hanging submission costs seconds, not minutes, and only in its
   deterministic, so there is no point in retrying);
 - a worker that fails before it is ready (the sandbox itself does not start) stops the
   whole run: ``grade_file`` reports a grading error instead of a score;
-- a test may spend ``TEST_BUDGET`` seconds and a part ``PART_BUDGET`` seconds in calls.
+- a test may spend ``TEST_BUDGET`` seconds and a part ``PART_BUDGET`` seconds in calls;
+- at most ``limits.WORKERS_AT_ONCE`` workers run at a time (their memory limits add up to
+  the submission's budget, ``limits.SUBMISSION_MEMORY``).
 
 Inside one test, a failure of the worker is sticky: every later call of that test raises
 the same exception at once, so hypothesis reproduces it instantly while shrinking.
@@ -30,7 +32,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from autograder.extract import StudentCode, extract
+from autograder.extract import StudentCode, extract_limited, from_json
 from autograder.parts import PARTS
 from autograder.sandbox import (
     MissingName,
@@ -51,11 +53,16 @@ from autograder.suite.plugin import (
     fully_passed_names,
     part_of,
 )
-from autograder.suite.run import ENVIRONMENT_EXIT
+from autograder.suite.run import ENVIRONMENT_EXIT, EXTRACTED_ENV
 from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
 
 # Workers with other hash seeds that a part's tests will ``spawn`` (test_part3).
 PRESTART = {3: EXTRA_HASH_SEEDS}
+# The sandbox gives each worker an equal share of the submission's memory, on the promise
+# that no more than ``WORKERS_AT_ONCE`` run at a time: a worker is replaced only once the
+# one it replaces is closed, and a spawned one takes a spare's place.
+if len(PARTS) + sum(map(len, PRESTART.values())) > limits.WORKERS_AT_ONCE:
+    raise RuntimeError("more workers at once than the memory budget is shared among")
 
 CALL_TIMEOUT = 5.0
 LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
@@ -193,9 +200,6 @@ class PartState:
                 worker.close()
 
 
-_PROCESS_TREES: dict[int, list[int]] = {}
-
-
 def _descendants(pid: int) -> list[int]:
     """``pid`` and the processes below it, found by their parent IDs in ``/proc``."""
     parents: dict[int, int] = {}
@@ -210,38 +214,62 @@ def _descendants(pid: int) -> list[int]:
                 open(f"/proc/{entry}/stat", "rb") as handle,
             ):
                 parents[int(entry)] = int(handle.read().rsplit(b")", 1)[1].split()[1])
-    tree, frontier = [pid], [pid]
+    tree, frontier = [pid], {pid}
     while frontier:
-        frontier = [child for child, parent in parents.items() if parent in frontier]
+        frontier = {child for child, parent in parents.items() if parent in frontier}
         tree += frontier
     return tree
 
 
-def worker_cpu(worker: Worker) -> float | None:
-    """CPU seconds the worker's processes have run so far, counted by the kernel.
+TICK = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
 
-    ``/proc/PID/schedstat`` starts with the nanoseconds a task spent on a CPU; unlike
-    wall time, it does not grow while other processes hold the cores. The sandbox may
-    start the worker below a launcher (``unshare``), so the whole tree under the
-    process it started is counted (found once per worker). None where the kernel does
-    not tell (then the timings fall back to wall time).
+
+def _process_cpu(pid: int) -> float:
+    """CPU seconds of one process: all its threads, and its children that it has reaped.
+
+    The threads alive now are read to the nanosecond (``task/*/schedstat``); threads that
+    already ended only show in the process's ``utime + stime`` (clock ticks), which counts
+    every thread, so the larger of the two is taken. ``cutime + cstime`` are the children
+    that ended and were waited for (a child still running is in the tree on its own).
+    """
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        fields = handle.read().rsplit(b")", 1)[1].split()
+    utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
+    threads = 0
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with (contextlib.suppress(OSError, ValueError, IndexError),
+                  open(f"/proc/{pid}/task/{task}/schedstat", "rb") as handle):
+                threads += int(handle.read().split()[0])
+    return max(threads / 1e9, (utime + stime) * TICK) + (cutime + cstime) * TICK
+
+
+def worker_cpu(worker: Worker) -> float | None:
+    """CPU seconds spent on the worker's behalf so far, counted by the kernel.
+
+    Every thread of every process in the tree under the process the sandbox started
+    (which may be a launcher such as ``unshare``), found again at each reading, so that
+    work moved into a helper thread or a child process counts; children that already
+    ended count through their parent's ``cutime``/``cstime``. Plus the scoring process's
+    own CPU spent answering the worker's calls of the reference (``ref_seconds``), which
+    is work done for the student's code too. Unlike wall time, none of this grows while
+    other processes hold the cores. None where the kernel does not tell (then the timings
+    fall back to wall time).
     """
     process = worker.process
     if process is None:
         return None
-    tree = _PROCESS_TREES.get(process.pid)
-    if tree is None:
-        tree = _PROCESS_TREES[process.pid] = _descendants(process.pid)
+    tree = _descendants(process.pid)
     if not tree:
         return None
-    total = 0
-    try:
-        for pid in tree:
-            with open(f"/proc/{pid}/schedstat", "rb") as handle:
-                total += int(handle.read().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
-    return total / 1e9
+    total = 0.0
+    for pid in tree:
+        try:
+            total += _process_cpu(pid)
+        except (OSError, ValueError, IndexError):
+            if pid == process.pid:  # the worker itself is gone: no reading
+                return None  # (a child that just ended is in its parent's cutime)
+    return total + getattr(worker, "ref_seconds", 0.0)
 
 
 class Student:
@@ -268,6 +296,18 @@ class Student:
     def get(self, obj: Remote | None, name: str) -> object:
         """Read ``obj.name`` (a module-level name when ``obj`` is None)."""
         return self._request(self.worker.get, obj, name)
+
+    def map(self, func: str | Remote, *columns: list, keep: bool = False) -> object:
+        """``[func(*row) for row in zip(*columns)]`` in the worker, in one request."""
+        return self._request(self.worker.map, func, *columns, keep=keep)
+
+    def attributes(self, objects: list[Remote], name: str) -> object:
+        """``[obj.name for obj in objects]`` in one request."""
+        return self._request(self.worker.attributes, objects, name)
+
+    def put(self, value: object) -> Remote:
+        """Keep a copy of ``value`` in the worker (see ``Worker.put``)."""
+        return self._request(self.worker.put, value)
 
     def cpu_seconds(self) -> float | None:
         """CPU seconds the worker has used so far (None where unknown)."""
@@ -328,7 +368,11 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
     path = pytestconfig.getoption("--submission")
     if not path:
         raise pytest.UsageError("the hidden suite needs --submission=PATH")
-    code = extract(Path(path))
+    extracted = os.environ.get(EXTRACTED_ENV)
+    if extracted:  # run.py extracted it already, under limits
+        code = from_json(Path(extracted).read_text(encoding="utf-8"))
+    else:
+        code = extract_limited(Path(path))
     STATIC_NAMES.update(code.defined())  # names fixed before any input exists
     return code
 
@@ -398,6 +442,8 @@ def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
             raise GradingStopped(state.spare_failures[hash_seed])
         worker = state.spares.pop(hash_seed, None)
         if worker is None or not worker.alive:
+            if worker is not None:
+                worker.close()  # with whatever it left running
             worker = state.new_worker(hash_seed, main=False)
         made.append(_trusting(state.config, state.part, worker))
         return Student(state, worker, started, {})

@@ -40,6 +40,7 @@ import contextlib
 import json
 import math
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -47,7 +48,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder.extract import SubmissionError, extract
+from autograder.extract import SubmissionError, extract_limited, to_json
 from autograder.parts import PART_OF, POINTS
 from autograder.report.safe import safe_result
 from autograder.results import SubmissionResult, TestResult
@@ -59,11 +60,17 @@ SUITE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = SUITE_DIR.parents[1]
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / f"autograder-hypothesis-{os.getuid()}"
+# The scoring process's own address space. It peaks at 0.7 GB of it (most of it thread
+# stacks and malloc arenas reserved, not used), and a worker's reply is capped
+# (``client.MAX_REPLY``), so this is never reached by grading; it stops the unforeseen.
+SCORER_MEMORY = 2 * 1024**3
 # Seconds between SIGTERM and SIGKILL when a run is over time.
 GRACE = 3.0
 # The scoring process's exit code when a sandboxed worker could not start at all (before
 # any student code): a grading error, never a student's zero.
 ENVIRONMENT_EXIT = 17
+# The submission as ``autograder.extract.to_json`` wrote it, for the scoring process.
+EXTRACTED_ENV = "AUTOGRADER_EXTRACTED"
 # Options of the scoring process's pytest, apart from the paths.
 PYTEST_INI = """[pytest]
 addopts =
@@ -109,10 +116,12 @@ def _result(student_id: str, source: str, **fields) -> SubmissionResult:
     return result
 
 
-def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str]:
+def _run(command: list[str], cwd: Path, timeout: float,
+         extracted: Path) -> tuple[int | None, str]:
     """Run the scoring process; ``(exit code or None on timeout, the end of its stderr)``."""
     env = {
         **os.environ,
+        EXTRACTED_ENV: str(extracted),
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         "PYTHONHASHSEED": "0",
         "PYTHONPATH": str(REPO_ROOT),
@@ -128,6 +137,12 @@ def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, str
             command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=err, start_new_session=True,
         )  # fmt: skip
+        # Set from here (a ``preexec_fn`` is unsafe in the CLI's threads); the process is
+        # still importing pytest, long before it reads a worker's reply.
+        with contextlib.suppress(OSError):
+            resource.prlimit(process.pid, resource.RLIMIT_AS, (SCORER_MEMORY, SCORER_MEMORY))
+            cpu = math.ceil(timeout) + 1
+            resource.prlimit(process.pid, resource.RLIMIT_CPU, (cpu, cpu))
         try:
             code: int | None = process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -220,7 +235,7 @@ def grade_file(
         return safe_result(result)  # nothing a submission wrote can break a report
 
     try:
-        code = extract(path)
+        code = extract_limited(path, timeout)
     except SubmissionError as exc:
         return finish(status="error", error=f"unreadable submission: {exc}")
     warnings = list(code.warnings)
@@ -232,9 +247,12 @@ def grade_file(
         tmp_dir = Path(tmp)
         results, ini = tmp_dir / "results.json", tmp_dir / "pytest.ini"
         ini.write_text(PYTEST_INI, encoding="utf-8")
+        extracted = tmp_dir / "extracted.json"  # the scoring process reads it, not the file
+        extracted.write_text(to_json(code), encoding="utf-8")
         limits.isolation()  # probe once here; the scoring process inherits the answer
         command = pytest_command(path, results, ini, hidden_visibility, show_hidden_inputs)
-        exit_code, stderr = _run(command, tmp_dir, timeout)
+        left = timeout - (time.monotonic() - started)
+        exit_code, stderr = _run(command, tmp_dir, left, extracted)
         if exit_code is None:
             return finish(status="error", error=f"timeout: grading took over {timeout:g} s",
                           warnings=warnings)

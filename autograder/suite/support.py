@@ -10,12 +10,14 @@ Everything in a message that a hidden input determines is marked as evidence
 """
 
 import contextlib
+import json
 import math
 import os
 import random
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
@@ -328,65 +330,9 @@ def by_size(cases: list) -> list:
 
 
 # --- values that stay in the worker ---------------------------------------------------
-
-BUILTINS = ("type", "setattr", "getattr", "map", "list", "len", "str")
-
-
-class InWorker:
-    """Keep a value in the worker and call functions on that very object.
-
-    Every argument normally arrives in the worker as a fresh copy, so a function that
-    changes its argument in place cannot be seen, and a big argument is copied again on
-    every call. A *kept* value is stored once on an object that stays in the worker;
-    ``call`` hands it to a function through ``map(getattr, [holder], ["value"])``, and
-    ``read`` fetches it back. Only the last request of ``call`` does the work, so
-    ``student.last_seconds`` afterwards is the time of the call itself.
-    """
-
-    def __init__(self, student) -> None:
-        self.student = student
-        self.builtins = worker_builtins(student)
-        # type("Kept", (), {}); type.__call__ looked up on type itself is unbound.
-        make_class = self.builtins["type"]
-        self._holder_class = student.method(make_class, "__call__", make_class, "Kept", (), {})
-
-    def keep(self, value: object) -> Remote:
-        holder = self.student.method(self._holder_class, "__call__")
-        self.student.method(self.builtins["setattr"], "__call__", holder, "value", value)
-        return holder
-
-    def keep_repeated(self, value: str | list, times: int) -> tuple[Remote, Remote]:
-        """Holders of ``value`` and of ``value * times``; the long one is built in the worker."""
-        s, b = self.student, self.builtins
-        small, big = self.keep(value), self.keep(None)
-        repeat = s.get(b["str"] if isinstance(value, str) else b["list"], "__mul__")
-        kept = s.method(b["map"], "__call__", b["getattr"], [small], ["value"])
-        repeated = s.method(b["map"], "__call__", repeat, kept, [times])
-        stored = s.method(b["map"], "__call__", b["setattr"], [big], ["value"], repeated)
-        s.method(b["list"], "__call__", stored)
-        return small, big
-
-    def read(self, holder: Remote) -> object:
-        return self.student.get(holder, "value")
-
-    def call(
-        self, func: Remote, holder: Remote, *rest: object, summary: str | None = None,
-        times: int = 1,
-    ) -> object:
-        """``func(holder.value, *rest)``, or ``summary(...)`` of it (e.g. ``"len"``).
-
-        With ``times`` > 1, the call is made that many times in one request and the list
-        of results is returned.
-        """
-        s, b = self.student, self.builtins
-        kept = s.method(b["map"], "__call__", b["getattr"], [holder] * times, ["value"] * times)
-        calls = s.method(b["map"], "__call__", func, kept, *([r] * times for r in rest))
-        if summary is not None:
-            calls = s.method(b["map"], "__call__", b[summary], calls)
-        results = s.method(b["list"], "__call__", calls)
-        check(type(results) is list and len(results) == times,
-              "the grader could not call your code")
-        return results[0] if times == 1 else results  # type: ignore[index]
+# Everything below uses only the worker's own requests (``map``, ``attrs``, ``put`` and
+# ``keep``, see ``Worker``): the suite never calls a builtin that it reached through the
+# student's objects (a function's ``__builtins__`` is whatever the student made it).
 
 
 def mro_names(student, name: str) -> list[str]:
@@ -421,11 +367,9 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
     """
     if isinstance(func, str):
         func = handle(student, func)
-    builtins = worker_builtins(student)
     count = len(columns[0]) if columns else 0
     try:
-        calls = student.method(builtins["map"], "__call__", func, *columns)
-        results = student.method(builtins["list"], "__call__", calls)
+        results = student.map(func, *columns)
     except StudentError:
         for row in zip(*columns):
             try:
@@ -445,18 +389,15 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
 
 def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | None,
                      texts: list[str]) -> list:
-    """``decode(encode(text))`` of every text, composed in the worker (three requests).
+    """``decode(encode(text))`` of every text, composed in the worker (two requests).
 
     ``encode``/``decode`` are bound methods (``objects`` None) or a class's functions
     applied to ``objects`` one by one.
     """
-    builtins = worker_builtins(student)
-    call = student.method
     before = [objects] if objects is not None else []
     try:
-        ids = call(builtins["map"], "__call__", encode, *before, texts)
-        back = call(builtins["map"], "__call__", decode, *before, ids)
-        results = call(builtins["list"], "__call__", back)
+        ids = student.map(encode, *before, texts, keep=True)
+        results = student.map(decode, *before, ids)
     except StudentError as exc:
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
         detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
@@ -469,51 +410,30 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
     return results  # type: ignore[return-value]
 
 
-def attributes(student, objects: list[Remote], name: str) -> list:
-    """``[obj.name for obj in objects]`` in one request."""
+def attributes(student, objects: list[Remote] | Remote, name: str) -> list:
+    """``[obj.name for obj in objects]`` in one request (``objects`` may be kept)."""
     if not objects:
         return []
-    builtins = worker_builtins(student)
-    values = student.method(builtins["map"], "__call__", builtins["getattr"], objects,
-                            [name] * len(objects))
-    found = student.method(builtins["list"], "__call__", values)
-    check(type(found) is list and len(found) == len(objects), "the grader could not read "
-          f"{name} of your objects")
+    found = student.attributes(objects, name)
+    count = len(objects) if isinstance(objects, list) else None
+    check(type(found) is list and (count is None or len(found) == count),
+          f"the grader could not read {name} of your objects")
     return found  # type: ignore[return-value]
-
-
-def worker_builtins(student) -> dict[str, Remote]:
-    """Handles to a few builtins of the student's worker (looked up once per worker)."""
-    found = student.cache.get("builtins")
-    if found is None:
-        found = student.cache["builtins"] = _builtins(student)
-    return found
 
 
 def call_keeping_argument(
     student, func: str | Remote, first: object, *rest: object
 ) -> tuple[object, object]:
-    """Call ``func(first, *rest)`` in the worker; return ``(result, first afterwards)``."""
+    """Call ``func(first, *rest)`` in the worker; return ``(result, first afterwards)``.
+
+    ``first`` is kept in the worker (``put``), so a function that changes its argument
+    in place is seen doing it.
+    """
     if isinstance(func, str):
         func = student.get(None, func)
-    worker_side = InWorker(student)
-    holder = worker_side.keep(first)
-    result = worker_side.call(func, holder, *rest)  # type: ignore[arg-type]
-    return result, worker_side.read(holder)
-
-
-def _builtins(student) -> dict[str, Remote]:
-    """Handles to a few builtins of the worker, reached through any function there."""
-    for name in sorted(n for n in student.names if n[:1].islower()):
-        func = student.get(None, name)
-        if not isinstance(func, Remote) or func.type_name != "function":
-            continue
-        found = student.get(func, "__builtins__")
-        if isinstance(found, Remote):
-            found = {n: student.get(found, n) for n in BUILTINS}
-        if type(found) is dict and all(isinstance(found.get(n), Remote) for n in BUILTINS):
-            return found
-    raise RuntimeError("no function in the worker to reach its builtins through")
+    kept = student.put(first)
+    result = student.method(func, "__call__", kept, *rest)
+    return result, student.get(kept, None)
 
 
 # --- timings --------------------------------------------------------------------------
@@ -524,69 +444,104 @@ def _builtins(student) -> dict[str, Remote]:
 CLOCK = os.environ.get("AUTOGRADER_TIMING_CLOCK", "cpu")
 
 
-def timed(
-    student, action: Callable[[], object], limit: float | None = None
-) -> tuple[float, float]:
-    """``(seconds, wall seconds)`` of ``action`` in the worker; ``inf`` past ``limit``.
+@dataclass(frozen=True)
+class Run:
+    """One timed run of the student's code on inputs that are in the worker already.
 
-    ``seconds`` is the CPU time of the worker's processes when the kernel reports it
-    (``CLOCK``), else the wall time of the last request ``action`` makes. ``limit`` is
-    on wall time: it is the timeout of each request.
+    ``compute()`` does the work and leaves its result in the worker (it returns a
+    handle); ``fetch(handle)`` brings the result back; ``check(value)`` judges the
+    fetched value against the reference, outside the timing. ``fetch`` is timed too: a
+    result that is worked out only when it is read (a lazy list) is paid for there.
     """
-    cpu_before = student.cpu_seconds() if CLOCK == "cpu" else None
-    start = time.perf_counter()
+
+    compute: Callable[[], object]
+    fetch: Callable[[object], object]
+    check: Callable[[object], None]
+
+
+def timed(student, run: Run, limit: float | None = None) -> tuple[float, float, float]:
+    """``(compute seconds, fetch seconds, compute wall seconds)`` of ``run``; ``inf`` past
+    ``limit``. The output is checked (``run.check``) once the clocks are read.
+
+    Seconds are the CPU time of the worker's processes (``worker_cpu``: all their
+    threads and children, plus the reference's time on its behalf) when the kernel
+    reports it (``CLOCK``), else wall time. ``limit`` is on wall time: it is the timeout
+    of each request.
+    """
+    cpu = student.cpu_seconds if CLOCK == "cpu" else lambda: None
     try:
         with student.time_limit(limit) if limit is not None else contextlib.nullcontext():
-            action()
+            cpu_start, wall_start = cpu(), time.perf_counter()
+            kept = run.compute()
+            cpu_computed, wall_computed = cpu(), time.perf_counter()
+            value = run.fetch(kept)
+            cpu_fetched, wall_fetched = cpu(), time.perf_counter()
     except WorkerFailure as exc:
         if exc.kind == "timeout" and limit is not None:
-            return math.inf, math.inf
+            return math.inf, math.inf, math.inf
         raise
-    wall = time.perf_counter() - start
-    cpu_after = student.cpu_seconds() if cpu_before is not None else None
-    if cpu_before is not None and cpu_after is not None:
-        return cpu_after - cpu_before, wall
-    return student.last_seconds, wall
+    run.check(value)
+    wall = wall_computed - wall_start
+    if None in (cpu_start, cpu_computed, cpu_fetched):
+        return wall, wall_fetched - wall_computed, wall
+    return cpu_computed - cpu_start, cpu_fetched - cpu_computed, wall  # type: ignore[operator]
 
 
 def growth(
     student,
-    batch: Callable[[], object],
-    single: Callable[[], object],
+    batch: Callable[[int], Run],
+    single: Callable[[int], Run],
     give_up: float,
     clear: float,
     rounds: int = 3,
 ) -> tuple[float, float, float]:
     """``(single / batch, batch, single)``: best-of-``rounds`` times, measured in turns.
 
-    ``batch`` makes k calls on an input of size n in one request, ``single`` one call on
-    an input of size k n (see ``timed``): the same total work for linear code, so the
-    ratio is about 1 when the code is linear and about k when it is quadratic. The two
-    runs last about as long, so whatever disturbs one (another process on the core or
-    on its hyperthread sibling) is as likely to disturb the other; the minimum of
-    several runs is the least disturbed one. Both are run once to warm up (page faults,
-    caches), then in turns, until the ratio is at most ``clear`` (clearly linear: noise
-    only makes a ratio look worse, except for a lucky single run, and a quadratic ratio
-    is several times ``clear``) or ``rounds`` rounds are done. A single run that takes
-    ``give_up`` times the batch's wall time is stopped (the worker is killed) and counts
-    as infinitely slow: far beyond any threshold, and a quadratic submission does not
-    cost minutes.
+    ``batch(r)`` makes k calls on k inputs of size n, ``single(r)`` one call on an input
+    of size k n (see ``Run``), each on fresh inputs for round ``r`` (a result remembered
+    from an earlier round is worth nothing), each output checked against the reference.
+    The same total work for linear code, so the ratio is about 1 when the code is linear
+    and about k when it is quadratic. The ratio is the larger of the compute times' ratio
+    and the ratio of compute and fetch together (work put off until the result is read
+    counts there). The two runs last about as long, so whatever disturbs one (another
+    process on the core or on its hyperthread sibling) is as likely to disturb the other;
+    the minimum of several runs is the least disturbed one. Both are run once to warm up
+    (page faults, caches), then in turns, until the ratio is at most ``clear`` (clearly
+    linear: noise only makes a ratio look worse, except for a lucky single run, and a
+    quadratic ratio is several times ``clear``) or ``rounds`` rounds are done. A single run
+    that takes ``give_up`` times the batch's wall time is stopped (the worker is killed)
+    and counts as infinitely slow: far beyond any threshold, and a quadratic submission
+    does not cost minutes.
     """
-    best_batch, batch_wall = timed(student, batch)
-    best_single, _ = timed(student, single, limit=max(1.0, give_up * batch_wall))
-    for _ in range(rounds):
-        if best_single == math.inf:
+    batch_best, single_best = [math.inf, math.inf], [math.inf, math.inf]
+    batch_wall, ratio = math.inf, math.inf
+    for turn in range(rounds + 1):
+        compute, fetch, wall = timed(student, batch(turn))
+        batch_best = [min(batch_best[0], compute), min(batch_best[1], fetch)]
+        batch_wall = min(batch_wall, wall)
+        compute, fetch, _ = timed(student, single(turn), limit=max(1.0, give_up * batch_wall))
+        if math.inf in (compute, fetch):  # stopped: far too slow, however fast it ran before
+            return math.inf, sum(batch_best), math.inf
+        single_best = [min(single_best[0], compute), min(single_best[1], fetch)]
+        ratio = max(single_best[0] / max(batch_best[0], 1e-6),
+                    sum(single_best) / max(sum(batch_best), 1e-6))
+        if turn and ratio <= clear:
             break
-        seconds, wall = timed(student, batch)
-        best_batch, batch_wall = min(best_batch, seconds), min(batch_wall, wall)
-        seconds, _ = timed(student, single, limit=max(1.0, give_up * batch_wall))
-        if seconds == math.inf:  # stopped: far too slow, however fast it ran before
-            best_single = math.inf
-            break
-        best_single = min(best_single, seconds)
-        if best_single / max(best_batch, 1e-6) <= clear:
-            break
-    return best_single / max(best_batch, 1e-6), best_batch, best_single
+    return ratio, sum(batch_best), sum(single_best)
+
+
+def fetch_ids(student, kept: Remote) -> object:
+    """A kept list of ID lists, read back through its text: ``repr`` of a list of ``int``
+    is JSON, and makes the worker spend a tenth of what sending each ID as a value does
+    (so the fetch does not drown the compute time). Anything else comes back as a value."""
+    text = student.method(kept, "__repr__")
+    if type(text) is str:
+        with contextlib.suppress(ValueError, RecursionError):
+            value = json.loads(text)
+            if type(value) is list and all(
+                    type(ids) is list and all(is_int(i) for i in ids) for ids in value):
+                return value
+    return student.get(kept, None)
 
 
 def ratio_text(ratio: float, give_up: float) -> str:

@@ -145,7 +145,7 @@ def test_links_are_never_followed(batch) -> None:
     ids = by_id(batch[2])
     for name in ("linked_file", "linked_folder"):
         row = ids[name]
-        assert row["status"] == "error" and float(row["total"]) == 0, row
+        assert row["status"] == "error" and row["total"] == "", row
         assert "symbolic link" in row["error"], row
 
 
