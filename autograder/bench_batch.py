@@ -80,7 +80,7 @@ BUGS: list[tuple[str, int, str, str, str]] = [
     ("p3_decode_keeps_eow", 3, "decode keeps the trailing end-of-word space",
      "return text.rstrip(' ')", "return text"),
     ("p3_encode_quadratic", 3, "encode concatenates lists (quadratic in the number of words)",
-     "ids.extend(self._word_cache[word])", "ids = ids + self._word_cache[word]"),
+     "ids.extend(cache[word])", "ids = ids + cache[word]"),
     ("p4_count_pairs_once", 4, "count_pairs counts a repeated pair once per word",
      "for pair in zip(tokens, tokens[1:]):", "for pair in set(zip(tokens, tokens[1:])):"),
     ("p4_merge_overlap", 4, "merge_pair steps one token after a merge (overlapping merges)",

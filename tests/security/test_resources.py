@@ -100,15 +100,27 @@ def test_a_submissions_workers_together_stay_within_its_memory_budget(tmp_path):
         f"{total / MIB:.0f} MiB resident in one submission's workers")
 
 
+# The child's own peak memory. VmHWM belongs to the process's address space, so it starts
+# afresh at exec; ru_maxrss would carry over the test process's high-water mark.
+PEAK = """
+def peak_kib():
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+"""
+
 def test_a_reply_over_the_cap_is_refused_before_it_is_read(tmp_path):
     # 30 MB of empty lists: decoded, over a gigabyte in the scorer. Measured in a child
     # process, whose peak memory is its own.
     source = RAW_REPLY.format(body='b\'{"ok": true, "value": [\' + b"[]," * 10_000_000'
                                    ' + b"[]]}"')
     script = f'''
-import json, resource
+import json
 from pathlib import Path
 from autograder.sandbox import Worker, WorkerFailure
+{PEAK}
 from tests.security.hostile import submission
 code = submission(Path({str(tmp_path)!r}), {source!r})
 kind = None
@@ -117,7 +129,7 @@ with Worker(code, part=4, timeout=60) as worker:
         worker.call("merge_pair", ["a"], ["a", "b"])
     except WorkerFailure as exc:
         kind = exc.kind
-print(json.dumps({{"kind": kind, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))
+print(json.dumps({{"kind": kind, "peak": peak_kib()}}))
 '''
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=300, cwd=Path(__file__).resolve().parents[2])
@@ -183,13 +195,14 @@ HUGE_LITERAL = "X = [" + "1," * 600_000 + "]\ndef merge_pair(tokens, pair):\n   
 def _grade_in_child(path: Path, timeout: float) -> dict:
     """``grade_file`` in a child process: its result, wall time and own peak memory."""
     script = f'''
-import json, resource, time
+import json, time
 from autograder.suite.run import grade_file
+{PEAK}
 start = time.monotonic()
 result = grade_file({str(path)!r}, "x", timeout={timeout})
 print(json.dumps({{"status": result["status"], "error": result["error"],
                   "seconds": time.monotonic() - start,
-                  "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))
+                  "peak": peak_kib()}}))
 '''
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=600, cwd=Path(__file__).resolve().parents[2])
