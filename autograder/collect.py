@@ -30,6 +30,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .assignment import Assignment, infer, known, load
+from .extract import SubmissionError, extract_limited
 from .handoff.reflection import missing_warning
 from .report.safe import RENAMED, safe_text, unique_ids
 
@@ -150,6 +152,36 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
             )
         found[sub.student_id] = sub
     return _distinct(list(found.values()))
+
+
+def detect_assignments(root: Path) -> list[Assignment]:
+    """The assignments found under ``root`` when ``--assignment`` is not given.
+
+    In a ``submitted/`` tree, every known assignment that some student has a folder
+    for; else the one ``root``'s own name tells (``tokenization.ipynb``, a folder named
+    after it); else the one the graded names of the first gradable file belong to
+    (read by the limited extraction, nothing of it runs). Empty when nothing tells.
+    """
+    root = Path(root)
+    if root.is_dir():
+        names = set(known())
+        found = {child.name for student in sorted(root.iterdir())
+                 if entry_kind(student) == "dir" and not student.name.startswith(".")
+                 for child in student.iterdir() if child.name in names}
+        if found:
+            return [load(name) for name in sorted(found)]
+    by_place = infer(root)
+    if by_place is not None:
+        return [by_place]
+    files = [root] if root.is_file() else sorted(
+        p for p in root.iterdir() if entry_kind(p) == "file" and p.suffix in GRADABLE)
+    for path in files[:1]:
+        try:
+            by_names = infer(path, extract_limited(path).defined())
+        except SubmissionError:
+            return []
+        return [by_names] if by_names is not None else []
+    return []
 
 
 def _distinct(subs: list[Submission]) -> list[Submission]:

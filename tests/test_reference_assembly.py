@@ -4,7 +4,7 @@ import ast
 
 import pytest
 
-import solutions
+import solutions.tokenization as solutions
 from autograder.parts import METHOD_PART, PART_OF, PARTS
 from autograder.sandbox.reference import reference_without
 

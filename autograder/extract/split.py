@@ -27,7 +27,6 @@ import symtable
 import sys
 from dataclasses import dataclass, field
 
-from ..parts import PART_OF
 from .read import Chunk, parse
 
 # --- extraction rules (copied verbatim into preflight.py; stdlib: ast builtins symtable sys) ---
@@ -201,7 +200,6 @@ class Statement:
     source: str
     origin: str  # "cell 7, line 3"
     names: tuple[str, ...]  # the names it defines
-    part: int | None  # None: shared by every part
 
 
 @dataclass
@@ -215,18 +213,17 @@ class StudentCode:
         """Every top-level name the submission defines."""
         return {name for st in self.statements for name in st.names}
 
-    def for_part(self, part: int, also: tuple[str, ...] = ()) -> list[Statement]:
-        """Shared statements plus the definitions of ``part`` (and of the names in ``also``)."""
-        return [
-            st
-            for st in self.statements
-            if st.part is None or st.part == part or any(n in also for n in st.names)
-        ]
-
-
-def _part_of(names: tuple[str, ...]) -> int | None:
-    parts = {PART_OF[n] for n in names if n in PART_OF}
-    return parts.pop() if len(parts) == 1 else None
+    def for_part(self, part: int, part_of: dict[str, int],
+                 also: tuple[str, ...] = ()) -> list[Statement]:
+        """Shared statements plus the definitions of ``part`` (and of the names in
+        ``also``). ``part_of`` is the assignment's map of spec names to parts; a
+        statement that defines names of no part, or of several, is shared."""
+        kept = []
+        for st in self.statements:
+            parts = {part_of[n] for n in st.names if n in part_of}
+            if len(parts) != 1 or parts == {part} or any(n in also for n in st.names):
+                kept.append(st)
+        return kept
 
 
 # At most this many warnings about dropped names, so that a notebook of demos stays readable.
@@ -277,6 +274,6 @@ def split_code(chunks: list[Chunk]) -> StudentCode:
                 code.warnings.append(f"{origin}: skipped, too deep")
                 continue
             code.warnings.extend(import_warning(origin, m) for m in unavailable_imports(node))
-            code.statements.append(Statement(source, origin, names, _part_of(names)))
+            code.statements.append(Statement(source, origin, names))
     code.warnings.extend(_dropped_warnings(code, dropped))
     return code

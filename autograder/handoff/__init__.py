@@ -74,14 +74,15 @@ def __getattr__(name: str) -> object:
     raise AttributeError(name)
 
 
-def hand_off(course: Path, grades: Path, assignment: str = "tokenization") -> "Outcome":
+def hand_off(course: Path, grades: Path, assignment: str) -> "Outcome":
     """Put ``grades`` into the gradebook of ``course``; see above."""
+    from ..assignment import load
     from .gradebook import Handoff, HandoffError, Outcome, read_grades
 
     course = Path(course).resolve()
     if not course.is_dir():
         raise HandoffError(f"{course}: no such course folder")
-    rows = read_grades(Path(grades))
+    rows = read_grades(Path(grades), load(assignment))
     handoff = Handoff(course, assignment, Path(grades).resolve().parent)
     outcome = Outcome()
     try:

@@ -29,8 +29,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..assignment import Assignment
 from ..extract import StudentCode
-from ..parts import METHOD_PART
 from . import cleanup, limits, standin
 from .worker import send
 
@@ -135,12 +135,12 @@ def _encode(value: object) -> object:
     return value
 
 
-def _statements(code: StudentCode, part: int) -> list[dict]:
+def _statements(assignment: Assignment, code: StudentCode, part: int) -> list[dict]:
     """What the worker runs: the graded part's statements and the shared ones (errors
     reported), and the student's classes of other parts (quiet: only what the reference
     does not define is kept of them). Other parts' functions never run: stand-ins do."""
-    also = tuple(cls for (cls, _), p in METHOD_PART.items() if p == part)
-    graded = {id(s) for s in code.for_part(part, also=also)}
+    also = tuple(cls for (cls, _), p in assignment.method_part.items() if p == part)
+    graded = {id(s) for s in code.for_part(part, assignment.part_of, also=also)}
     out = []
     for statement in code.statements:
         entry = {"source": statement.source, "origin": statement.origin,
@@ -164,8 +164,8 @@ class Worker:
     parts that the scoring process answers with the reference."""
 
     def __init__(
-        self, code: StudentCode, part: int, timeout: float = 10.0, hash_seed: int = 0,
-        load: bool = True,
+        self, assignment: Assignment, code: StudentCode, part: int, timeout: float = 10.0,
+        hash_seed: int = 0, load: bool = True,
     ) -> None:
         """Start the worker and wait until it is confined; then, unless ``load`` is False
         (call ``load()`` later), send it the code."""
@@ -177,11 +177,11 @@ class Worker:
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
         self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
-        self._server = standin.server(part)
+        self._server = standin.server(assignment, part)
         self._serving = False  # stand-ins are answered once the code is loaded
         self._load_message = {
             "standins": self._server.describe(),
-            "student": _statements(code, part),
+            "student": _statements(assignment, code, part),
         }
         try:
             self._start()

@@ -372,7 +372,7 @@ def survivors() -> list[int]:
     return sorted(found)
 
 
-SECRETS = ("solutions", "autograder/suite")
+SECRETS = ("solutions", "autograder/hidden", "autograder/suite")
 
 
 def exposed_secrets() -> list[str]:

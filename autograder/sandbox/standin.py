@@ -37,7 +37,7 @@ import threading
 from collections import Counter
 from functools import cache
 
-from ..parts import SHARED_NAMES
+from ..assignment import Assignment
 from .reference import reference_without
 
 MAX_DEPTH = 100
@@ -68,8 +68,8 @@ def public_state(obj: object) -> dict:
 class ReferenceServer:
     """The reference without one part, and the narrow interface the worker may use."""
 
-    def __init__(self, part: int) -> None:
-        source, exports = reference_without(part)
+    def __init__(self, assignment: Assignment, part: int) -> None:
+        source, exports = reference_without(assignment, part)
         self.namespace: dict = {"__name__": f"reference_without_part_{part}"}
         exec(compile(source, "<reference>", "exec"), self.namespace)
         self.functions: dict[str, object] = {}
@@ -81,7 +81,7 @@ class ReferenceServer:
                 self.classes[name] = value
             elif inspect.isfunction(value):
                 self.functions[name] = value
-            elif name in SHARED_NAMES and _plain(value):
+            elif name in assignment.shared_names and _plain(value):
                 self.values[name] = value
         self.members = {name: self._members(cls) for name, cls in self.classes.items()}
 
@@ -260,6 +260,6 @@ def cpu_limit(seconds: float):
 
 
 @cache
-def server(part: int) -> ReferenceServer:
-    """The reference without ``part``, built once per process."""
-    return ReferenceServer(part)
+def server(assignment: Assignment, part: int) -> ReferenceServer:
+    """The assignment's reference without ``part``, built once per process."""
+    return ReferenceServer(assignment, part)

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from solutions import BPETokenizer
+from solutions.tokenization import BPETokenizer
 from solutions.production_tokenizers import train_bpe_fast
 
 from .conftest import CORPUS, ROOT

@@ -10,16 +10,17 @@ release stub) says nothing and scores 0.
 import pytest
 
 from autograder.sandbox import StudentError
-
-from .support import (
+from autograder.suite.checks import (
     Failures,
     check,
     clip,
-    duty_problems,
-    evidence,
     expect_remote,
     show,
-    type_label,
+)
+from autograder.suite.evidence import evidence, type_label
+
+from .inputs import (
+    duty_problems,
 )
 
 PART = 1

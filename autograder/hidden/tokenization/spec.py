@@ -1,10 +1,12 @@
-"""The assignment's parts, their points, and which spec name belongs to which part.
+"""The tokenization assignment for the engine: parts, points, spec names, settings.
 
-This table is the one place that maps code to parts. Extraction uses it to cut a
-submission into parts, the sandbox uses it to swap in reference code for the
-parts not being graded, and the suite and the notebook's points must agree with
-``POINTS`` (a repository test checks both).
+This table is the one place that maps the assignment's code to parts (the format is
+in ``autograder/assignment.py``). Extraction uses it to cut a submission into parts,
+the sandbox to serve the reference for the parts not being graded, and the suite and
+the notebook's points must agree with ``POINTS`` (a repository test checks both).
 """
+
+TITLE = "Tokenization"
 
 PARTS: dict[int, str] = {
     1: "Tokenizer base class",
@@ -49,7 +51,8 @@ GRADING_ORDER = (1, 2, 4, 3, 5, 6)
 # Shared constants every part may use; never graded.
 SHARED_NAMES = ("UNK", "EOW")
 
+# The reference package's modules (solutions/tokenization/) in dependency order.
+REFERENCE_MODULES = ("base", "char", "bpe_steps", "bpe", "utils", "costs")
 
-def names_of(part: int) -> list[str]:
-    """The spec's top-level names that belong to ``part``."""
-    return [name for name, p in PART_OF.items() if p == part]
+# Part 3's tests compare the student's BPE under other hash seeds (test_part3).
+EXTRA_WORKERS = {3: (2, 3)}

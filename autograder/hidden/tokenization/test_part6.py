@@ -8,9 +8,22 @@ import random
 
 import pytest
 
-import solutions as ref
+import solutions.tokenization as ref
+from autograder.suite.checks import (
+    check,
+    close,
+    is_int,
+    is_number,
+    show,
+    versus,
+)
+from autograder.suite.remote import (
+    many,
+)
 
-from .support import check, close, is_int, is_number, many, random_texts, show, versus
+from .inputs import (
+    random_texts,
+)
 
 PART = 6
 

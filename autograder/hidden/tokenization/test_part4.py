@@ -10,26 +10,30 @@ import random
 
 import pytest
 
-import solutions as ref
-
-from .support import (
-    EOW,
-    UNK,
+import solutions.tokenization as ref
+from autograder.suite.checks import (
     as_id_map,
-    attributes,
     by_size,
-    call_keeping_argument,
     check,
     expect_ids,
     expect_raises,
     expect_remote,
     expect_str_list,
-    handle,
     is_int,
-    many,
-    random_text,
     show,
     versus,
+)
+from autograder.suite.remote import (
+    attributes,
+    call_keeping_argument,
+    handle,
+    many,
+)
+
+from .inputs import (
+    EOW,
+    UNK,
+    random_text,
 )
 
 PART = 4

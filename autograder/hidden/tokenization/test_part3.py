@@ -57,45 +57,48 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import solutions as ref
+import solutions.tokenization as ref
 from autograder.sandbox import StudentError
-
-from .support import (
-    EOW,
-    EXTRA_HASH_SEEDS,
-    HASH_SEED,
-    ROUND_TRIP_EXAMPLES,
-    UNK,
+from autograder.suite.checks import (
     Failures,
-    Run,
     as_id_map,
-    attributes,
     by_size,
     check,
-    decode_of_encode,
-    evidence,
     expect_ids,
     expect_pairs,
     expect_raises,
     expect_remote,
     expect_str,
     expect_str_list,
+    is_int,
+    show,
+    versus,
+)
+from autograder.suite.evidence import evidence, type_label
+from autograder.suite.fixtures import HASH_SEED
+from autograder.suite.remote import (
+    Run,
+    attributes,
+    decode_of_encode,
     fetch_ids,
     growth,
     handle,
-    is_int,
     many,
     mro_names,
     ms_text,
+    ratio_text,
+)
+
+from .inputs import (
+    EOW,
+    ROUND_TRIP_EXAMPLES,
+    UNK,
     random_text,
     random_texts,
     random_words,
-    ratio_text,
-    show,
     texts,
-    type_label,
-    versus,
 )
+from .spec import EXTRA_WORKERS
 
 PART = 3
 
@@ -363,7 +366,7 @@ def test_merges_do_not_depend_on_hash_seed(student, spawn):
     corpora = TIE_CORPORA + RANDOM_CORPORA[:3]
     base = learned_merges(student, corpora)
     failures = Failures()
-    for seed in EXTRA_HASH_SEEDS:
+    for seed in EXTRA_WORKERS[PART]:
         other = learned_merges(spawn(seed), corpora)
         for (label, _, _), first, then in zip(corpora, base, other):
             if first == then:

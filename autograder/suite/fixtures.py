@@ -1,4 +1,7 @@
-"""Fixtures of the hidden suite: the submission, one sandboxed worker per part, time limits.
+"""Fixtures of the hidden tests: the submission, one sandboxed worker per part, limits.
+
+A pytest plugin (``-p autograder.suite.fixtures``, next to ``plugin.py``), so that the
+hidden tests of any assignment's folder get them.
 
 - ``code`` (session): the submission cut into parts (``autograder.extract``), read from
   ``--submission``. Extraction only parses; nothing of the student's runs here.
@@ -33,7 +36,6 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from autograder.extract import StudentCode, extract_limited, from_json
-from autograder.parts import PARTS
 from autograder.sandbox import (
     MissingName,
     Remote,
@@ -49,20 +51,16 @@ from autograder.suite.plugin import (
     ENVIRONMENT_KEY,
     WARNINGS_KEY,
     WORKERS_KEY,
+    assignment_of,
     close_workers,
     fully_passed_names,
     part_of,
 )
 from autograder.suite.run import ENVIRONMENT_EXIT, EXTRACTED_ENV
-from autograder.suite.support import EXTRA_HASH_SEEDS, HASH_SEED
 
-# Workers with other hash seeds that a part's tests will ``spawn`` (test_part3).
-PRESTART = {3: EXTRA_HASH_SEEDS}
-# The sandbox gives each worker an equal share of the submission's memory, on the promise
-# that no more than ``WORKERS_AT_ONCE`` run at a time: a worker is replaced only once the
-# one it replaces is closed, and a spawned one takes a spare's place.
-if len(PARTS) + sum(map(len, PRESTART.values())) > limits.WORKERS_AT_ONCE:
-    raise RuntimeError("more workers at once than the memory budget is shared among")
+# PYTHONHASHSEED of every part's own worker; ``spawn`` starts workers with the others
+# the assignment lists (``EXTRA_WORKERS``), started with the rest.
+HASH_SEED = 1
 
 CALL_TIMEOUT = 5.0
 LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
@@ -115,7 +113,8 @@ def _open_worker(config: pytest.Config, code: StudentCode, part: int, hash_seed:
     """
     for attempt in (1, 2):
         try:
-            worker = Worker(code, part, timeout=LOAD_TIMEOUT, hash_seed=hash_seed, load=False)
+            worker = Worker(assignment_of(config), code, part, timeout=LOAD_TIMEOUT,
+                            hash_seed=hash_seed, load=False)
         except WorkerFailure as exc:
             if attempt == 2 or not config.stash.get(CODE_RAN_KEY, False):
                 _stop_session(config, exc.detail)
@@ -373,7 +372,8 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
         code = from_json(Path(extracted).read_text(encoding="utf-8"))
     else:
         code = extract_limited(Path(path))
-    STATIC_NAMES.update(code.defined())  # names fixed before any input exists
+    # Names fixed before any input exists: the spec's and the submission's own.
+    STATIC_NAMES.update(code.defined() | set(assignment_of(pytestconfig).part_of))
     return code
 
 
@@ -390,18 +390,26 @@ def parts(code: StudentCode, pytestconfig: pytest.Config):
     message), so starting them side by side saves most of a second, and a submission
     that hangs while loading costs one load timeout instead of one per part.
     """
-    states = {part: PartState(part, code, pytestconfig) for part in PARTS}
+    assignment = assignment_of(pytestconfig)
+    parts = assignment.grading_order
+    # The sandbox gives each worker an equal share of the submission's memory, on the
+    # promise that no more than ``WORKERS_AT_ONCE`` run at a time: a worker is replaced
+    # only once the one it replaces is closed, and a spawned one takes a spare's place.
+    wanted = [(part, HASH_SEED) for part in parts]
+    wanted += [(part, seed) for part, seeds in assignment.extra_workers.items() for seed in seeds]
+    if len(wanted) > limits.WORKERS_AT_ONCE:
+        raise pytest.UsageError(f"{assignment.name} needs {len(wanted)} workers at once; "
+                                f"the memory budget is shared among {limits.WORKERS_AT_ONCE}")
+    states = {part: PartState(part, code, pytestconfig) for part in parts}
     if limits.isolation()[0] == "basic":  # probed once, before the threads need it
         cleanup.adopt_orphans()  # workers' escaped children stay ours, killed at close
-    wanted = [(part, HASH_SEED) for part in PARTS]
-    wanted += [(part, seed) for part, seeds in PRESTART.items() for seed in seeds]
     with ThreadPoolExecutor(max_workers=8) as pool:
         # Every worker confined and ready before any of the submission's code runs, so
         # that a worker that cannot start is surely the sandbox's failure.
         opened = list(pool.map(lambda job: _open_worker(pytestconfig, code, *job), wanted))
-        mains, spares = len(PARTS), zip(wanted[len(PARTS):], opened[len(PARTS):])
+        mains, spares = len(parts), zip(wanted[len(parts):], opened[len(parts):])
         jobs = [pool.submit(_quietly, states[part].main_worker, worker)
-                for part, worker in zip(PARTS, opened[:mains])]
+                for part, worker in zip(parts, opened[:mains])]
         jobs += [pool.submit(_quietly, states[part].prestart, seed, worker)
                  for (part, seed), worker in spares]
         for job in jobs:

@@ -9,23 +9,27 @@ import random
 
 import pytest
 
-import solutions as ref
-
-from .support import (
-    UNK,
+import solutions.tokenization as ref
+from autograder.suite.checks import (
     by_size,
-    call_keeping_argument,
     check,
     close,
     expect_raises,
     expect_remote,
     is_int,
     is_number,
-    many,
-    random_text,
-    random_texts,
     show,
     versus,
+)
+from autograder.suite.remote import (
+    call_keeping_argument,
+    many,
+)
+
+from .inputs import (
+    UNK,
+    random_text,
+    random_texts,
 )
 
 PART = 5

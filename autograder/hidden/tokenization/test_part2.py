@@ -47,37 +47,41 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import solutions as ref
-
-from .support import (
-    ANY_CHAR,
-    CHAR_POOL,
-    ROUND_TRIP_EXAMPLES,
-    UNK,
-    Run,
+import solutions.tokenization as ref
+from autograder.suite.checks import (
     as_id_map,
-    attributes,
     by_size,
-    call_keeping_argument,
     check,
-    decode_of_encode,
     expect_ids,
     expect_raises,
     expect_remote,
     expect_str,
     expect_str_list,
+    is_int,
+    show,
+    versus,
+)
+from autograder.suite.remote import (
+    Run,
+    attributes,
+    call_keeping_argument,
+    decode_of_encode,
     fetch_ids,
     growth,
     handle,
-    is_int,
     many,
     mro_names,
     ms_text,
-    random_text,
     ratio_text,
-    show,
+)
+
+from .inputs import (
+    ANY_CHAR,
+    CHAR_POOL,
+    ROUND_TRIP_EXAMPLES,
+    UNK,
+    random_text,
     texts,
-    versus,
 )
 
 PART = 2
