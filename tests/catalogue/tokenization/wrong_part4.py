@@ -1,6 +1,7 @@
 """Part 4 (``build_vocab``, ``word_frequencies``, ``count_pairs``, ``merge_pair``)."""
 
-from .catalogue import differs, wrong
+from ..catalogue import differs
+from . import wrong
 
 
 def built(ns, corpus, vocab=None):

@@ -13,7 +13,7 @@ Every one must score full marks: none of these styles is a deviation from the sp
   student's own ``Tokenizer`` when Parts 2-5 are graded (it lost 32 points before).
 """
 
-from .grading import Correct
+from ..catalogue import Correct
 
 STYLES = [
     Correct(

@@ -1,6 +1,7 @@
 """Part 6 (systems costs): wrong implementations and wrong numeric answers."""
 
-from .catalogue import differs, wrong
+from ..catalogue import differs
+from . import wrong
 
 CORPUS = ["low lower newest widest", "low low newest", "widest newest newest"]
 

@@ -9,17 +9,9 @@ import subprocess
 import sys
 import tempfile
 
-from .catalogue import (
-    HELLO,
-    SENNRICH,
-    differs,
-    growth,
-    submission_source,
-    superlinear,
-    trained,
-    without_base,
-    wrong,
-)
+from ..catalogue import differs, growth, submission_source, superlinear
+from . import wrong
+from .helpers import HELLO, SENNRICH, TOKENIZATION, trained, without_base
 
 
 def merges(ns, corpus, vocab_size=1000):
@@ -156,7 +148,7 @@ def p3_ties_greatest_pair(bug, ref):
 )
 def p3_ties_hash_order(bug, ref):
     # The merges change with PYTHONHASHSEED: train in fresh interpreters.
-    script = submission_source(p3_ties_hash_order.code) + (
+    script = submission_source(TOKENIZATION, p3_ties_hash_order.code) + (
         f"\nt = BPETokenizer(40)\nt.train({TIES!r})\nprint(t.merges)\n"
     )
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:

@@ -1,6 +1,7 @@
 """Part 5 (``create_tokenizer``, ``tokenize_dataset``, ``analyze_tokenization``)."""
 
-from .catalogue import differs, wrong
+from ..catalogue import differs
+from . import wrong
 
 
 def char(ns, corpus=("hello world",)):
