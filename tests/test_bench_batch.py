@@ -17,7 +17,7 @@ import pytest
 from autograder import bench_batch
 from autograder.collect import find_submissions
 from autograder.extract import extract
-from autograder.parts import PART_OF
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,7 +67,7 @@ def test_generated_class_is_distinct_gradable_and_of_the_right_kinds(tmp_path, r
         path = found[sub.student].path
         assert path is not None and path.read_text(encoding="utf-8") == sub.text
         code = extract(path)  # parses only
-        assert code.defined() & set(PART_OF), sub.student
+        assert code.defined() & set(TOKENIZATION.part_of), sub.student
         if sub.category in ("correct", "stub") and path.suffix == ".ipynb":
             sample = correct_nb if sub.category == "correct" else stub_nb
             # Same code cells as the sample, comments aside; one notes cell more.

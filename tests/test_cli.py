@@ -15,6 +15,7 @@ import pytest
 
 from autograder.collect import NOTHING_FOUND, find_submissions, pick_file
 from autograder.report.schema import check_grades_file, check_gradescope_file
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples" / "submitted"
@@ -87,7 +88,7 @@ def test_progress_on_a_terminal_is_a_tqdm_bar_with_the_counts() -> None:
 
 def test_one_row_per_student_with_reasons(graded) -> None:
     _, out = graded
-    check_grades_file(out / "grades.csv")
+    check_grades_file(out / "grades.csv", TOKENIZATION)
     grades = rows(out)
     assert list(grades) == ["broken", "good", "nothing", "stub"]
     assert grades["good"]["status"] == "graded"

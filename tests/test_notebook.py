@@ -21,7 +21,7 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder.extract.split import kept_names
-from autograder.parts import PART_OF, POINTS
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "source" / "tokenization" / "tokenization.ipynb"
@@ -74,7 +74,7 @@ def test_points_per_part_match_parts_table(source_nb):
         assert cell.source.startswith("# Test:"), f"{meta['grade_id']} must start with '# Test:'"
         assert "BEGIN HIDDEN TESTS" not in cell.source
         points[int(match.group(1))] += meta["points"]
-    assert dict(points) == POINTS
+    assert dict(points) == TOKENIZATION.points
 
 
 def test_reflection_is_the_only_manual_answer(source_nb):
@@ -116,7 +116,7 @@ def test_graded_names_are_top_level_definitions_and_tests_define_nothing(source_
         elif not grading(cell).get("grade"):  # demo cells (the grader skips test cells):
             # nothing the grader would pick up by mistake
             assert names == [], f"cell defines {names} outside a solution cell:\n{cell.source}"
-    assert set(PART_OF) <= set(defined)
+    assert set(TOKENIZATION.part_of) <= set(defined)
     assert len(defined) == len(set(defined)), "a name is defined twice"
 
 
@@ -138,7 +138,8 @@ def test_source_notebook_runs_clean_and_passes_visible_tests():
 def test_released_stub_fails_every_visible_test():
     nb, _ = execute(RELEASE, allow_errors=True)
     cells = visible_tests(nb)
-    assert {int(TEST_ID.fullmatch(grading(c)["grade_id"]).group(1)) for c in cells} == set(POINTS)
+    parts = {int(TEST_ID.fullmatch(grading(c)["grade_id"]).group(1)) for c in cells}
+    assert parts == set(TOKENIZATION.points)
     passing = [grading(c)["grade_id"] for c in cells if not errors(c)]
     assert passing == [], f"visible tests pass on the stub: {passing}"
 
