@@ -244,7 +244,7 @@ def test_an_inconsistent_result_is_reported_as_a_failure() -> None:
     assert rows[0]["total"] == "" and rows[1]["total"] == "100"  # not graded: no number
     missing = graded_result("dan")
     del missing["parts"]
-    assert checked(missing)["status"] == "error"
+    assert checked(missing, TOKENIZATION)["status"] == "error"
 
 
 def test_student_ids_cannot_escape_the_output_folder(tmp_path: Path) -> None:

@@ -2,11 +2,11 @@
 
 Usage (this is what the hidden suite sees)::
 
-    with Worker(code, part=3) as w:
-        tok = w.call("BPETokenizer", 50)           # -> Remote handle
-        w.method(tok, "train", ["low lower"])      # -> None
-        merges = w.get(tok, "merges")              # -> [("l", "o"), ...] as plain data
-        w.get(None, "Q1_EMBEDDING_MIB")            # a module-level constant
+    with Worker(assignment, code, part=3) as w:
+        obj = w.call("SomeClass", 50)              # -> Remote handle
+        w.method(obj, "fit", ["low lower"])        # -> None
+        state = w.get(obj, "table")                # -> [("l", "o"), ...] as plain data
+        w.get(None, "ANSWER")                      # a module-level constant
 
 Every reply is decoded into fresh ``int``/``float``/``str``/``bool``/``None``/
 ``list``/``tuple``/``dict``/``set`` objects or a ``Remote`` handle, so nothing the

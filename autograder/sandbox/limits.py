@@ -149,7 +149,9 @@ def hidden_dirs(python: str) -> list[Path]:
     extra = [d for d in (REPO, *named)
              if d.is_dir() and not prefix.is_relative_to(d) and
              not any(d.is_relative_to(c) for c in covered)]
-    return covered + extra
+    # A folder inside another hidden one (reports written next to the graded file) is
+    # covered with it; mounting over it too would fail once its parent is covered.
+    return covered + [d for d in extra if not any(d != o and d.is_relative_to(o) for o in extra)]
 
 
 def worker_env(hash_seed: int = 0, home: str = "/tmp", marker: str = "") -> dict[str, str]:

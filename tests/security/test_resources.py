@@ -199,10 +199,11 @@ def _grade_in_child(path: Path, timeout: float) -> dict:
     """``grade_file`` in a child process: its result, wall time and own peak memory."""
     script = f'''
 import json, time
+from autograder.assignment import load
 from autograder.suite.run import grade_file
 {PEAK}
 start = time.monotonic()
-result = grade_file({str(path)!r}, "x", timeout={timeout})
+result = grade_file({str(path)!r}, "x", assignment=load("tokenization"), timeout={timeout})
 print(json.dumps({{"status": result["status"], "error": result["error"],
                   "seconds": time.monotonic() - start,
                   "peak": peak_kib()}}))
