@@ -199,27 +199,6 @@ class PartState:
                 worker.close()
 
 
-def _descendants(pid: int) -> list[int]:
-    """``pid`` and the processes below it, found by their parent IDs in ``/proc``."""
-    parents: dict[int, int] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:  # no /proc (not Linux): the timings use wall time
-        return []
-    for entry in entries:
-        if entry.isdigit():
-            with (
-                contextlib.suppress(OSError, ValueError, IndexError),
-                open(f"/proc/{entry}/stat", "rb") as handle,
-            ):
-                parents[int(entry)] = int(handle.read().rsplit(b")", 1)[1].split()[1])
-    tree, frontier = [pid], {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier}
-        tree += frontier
-    return tree
-
-
 TICK = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
 
 
@@ -258,7 +237,7 @@ def worker_cpu(worker: Worker) -> float | None:
     process = worker.process
     if process is None:
         return None
-    tree = _descendants(process.pid)
+    tree = cleanup.tree(process.pid)
     if not tree:
         return None
     total = 0.0

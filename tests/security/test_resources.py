@@ -52,7 +52,7 @@ def raw_reply(tmp_path: Path, body: str):
 
 def rss_of_tree(pid: int) -> int:
     """Resident bytes of ``pid`` and all its descendants."""
-    from autograder.suite.fixtures import _descendants
+    from autograder.sandbox.cleanup import tree as _descendants
 
     total = 0
     for member in _descendants(pid):
