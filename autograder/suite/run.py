@@ -72,6 +72,8 @@ GRACE = 3.0
 ENVIRONMENT_EXIT = 17
 # The submission as ``autograder.extract.to_json`` wrote it, for the scoring process.
 EXTRACTED_ENV = "AUTOGRADER_EXTRACTED"
+# pytest's exit code when it collected no test at all.
+NO_TESTS = 5
 # Options of the scoring process's pytest, apart from the paths.
 PYTEST_INI = """[pytest]
 addopts =
@@ -247,6 +249,8 @@ def grade_file(
             print(f"autograder: grading {source}: {detail}", file=sys.stderr)
             return finish(status="error", error=f"environment: {detail}", warnings=warnings)
         try:
+            if exit_code == NO_TESTS:
+                raise ValueError(f"{assignment.name} has no hidden tests in {assignment.folder}")
             if exit_code not in (0, 1):
                 raise ValueError(f"the test run stopped with exit code {exit_code}")
             tests, load_errors = read_results(results, assignment.points)
