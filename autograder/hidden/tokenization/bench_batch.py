@@ -1,5 +1,8 @@
 """``make bench-batch``: a generated class graded by the real CLI, timed and measured.
 
+(About 580 lines: one benchmark, from generating the class through measuring the run
+to its report; its pieces are used nowhere else.)
+
     .venv/bin/python -m autograder.hidden.tokenization.bench_batch [--count 200] [--jobs 2]
 
 Generates ``--count`` submissions into a temporary nbgrader ``submitted/`` tree, every
