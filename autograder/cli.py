@@ -33,10 +33,9 @@ from .cache import ResultCache
 from .collect import UsageError, check_root, detect_assignments, find_submissions
 from .report import console_summary, write_reports
 from .report.format import one_line, points
-from .results import SubmissionResult
+from .results import VISIBILITIES, SubmissionResult
 from .sandbox import cleanup, limits, users
 
-VISIBILITIES = ("after_published", "hidden", "visible", "after_due_date")
 # Exit code when the sandbox did not start for some submission (the reports are written).
 ENVIRONMENT_FAILED = 3
 CACHE_DIR = ".cache"  # results by submission content, so a rerun resumes

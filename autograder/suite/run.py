@@ -53,13 +53,12 @@ from pathlib import Path
 from autograder.assignment import Assignment
 from autograder.extract import SubmissionError, extract_limited, to_json
 from autograder.report.safe import safe_result
-from autograder.results import SubmissionResult, TestResult, new_result
+from autograder.results import VISIBILITIES, SubmissionResult, TestResult, new_result
 from autograder.sandbox import limits
 
 # The tree this runner belongs to: the scoring process imports the suite, the grader and
 # the reference from here, whatever another install of the package points to.
 REPO_ROOT = Path(__file__).resolve().parents[2]
-VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / f"autograder-hypothesis-{os.getuid()}"
 # The scoring process's own address space. It peaks at 0.7 GB of it (most of it thread
 # stacks and malloc arenas reserved, not used), and a worker's reply is capped
