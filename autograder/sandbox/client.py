@@ -80,6 +80,11 @@ MAX_REPLY = 4 * 1024 * 1024  # bytes of one reply
 MAX_DEPTH = 100  # nesting of a reply
 MAX_ITEMS = 1_000_000  # values in one reply (a 4 MB reply holds at most 1.4 million)
 
+# The types of the values that stand for themselves in a message (JSON's own scalars). A
+# list holding only these (the inputs and outputs of the timing tests: 64,000 IDs) goes
+# through ``_encode``/``_decode`` at once instead of one recursive call per item.
+SCALARS = frozenset({int, float, str, bool, type(None)})
+
 
 def _decode(value: object, budget: list[int] | None = None, depth: int = 0) -> object:
     """Rebuild a reply from its JSON form, accepting only plain data and tags.
@@ -97,6 +102,11 @@ def _decode(value: object, budget: list[int] | None = None, depth: int = 0) -> o
         return value
     inner_depth = depth + 1
     if type(value) is list:
+        if set(map(type, value)) <= SCALARS:  # the same as item by item, at C speed
+            budget[0] -= len(value)
+            if budget[0] < 0:
+                raise WorkerFailure("protocol", f"reply holds more than {MAX_ITEMS} values")
+            return value  # json.loads made it: nothing else holds it
         return [_decode(v, budget, inner_depth) for v in value]
     if type(value) is dict and len(value) in (1, 2):
         tag = next(iter(value))
@@ -128,6 +138,8 @@ def _encode(value: object) -> object:
     if isinstance(value, Remote):
         return {"__remote__": value.id}
     if isinstance(value, list):
+        if set(map(type, value)) <= SCALARS:  # nothing to tag: JSON writes it as it is
+            return value
         return [_encode(v) for v in value]
     if isinstance(value, tuple):
         return {"__tuple__": [_encode(v) for v in value]}

@@ -41,6 +41,9 @@ from ..assignment import Assignment
 from .reference import reference_without
 
 MAX_DEPTH = 100
+# Exact types that stand for themselves in a message: a list of only these crosses in one
+# step, not one call per item (what ``_decode``/``_encode`` would do to each is nothing).
+SCALARS = frozenset({int, float, str, bool, type(None)})
 
 
 class RefError(Exception):
@@ -176,6 +179,8 @@ class ReferenceServer:
         if type(value) is float:
             return value
         if type(value) is list:
+            if set(map(type, value)) <= SCALARS:  # a word's tokens: fresh from json.loads
+                return value
             return [self._decode(v, depth + 1) for v in value]
         if type(value) is dict and len(value) in (1, 2):
             tag = next(iter(value))
@@ -210,7 +215,8 @@ class ReferenceServer:
         if type(value) is float:
             return value
         if type(value) in (list, tuple):
-            items = [self._encode(v, depth + 1) for v in value]
+            items = list(value) if set(map(type, value)) <= SCALARS else [
+                self._encode(v, depth + 1) for v in value]
             return items if type(value) is list else {"__tuple__": items}
         if type(value) in (set, frozenset):
             return {"__set__": [self._encode(v, depth + 1) for v in value]}

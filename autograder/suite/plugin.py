@@ -8,7 +8,10 @@ the fixtures the hidden tests use). It adds
 - ``--results-json=PATH``: where to write the results (nothing is written without it);
 - ``--hidden-visibility=V``: Gradescope visibility of tests without a ``visibility`` marker;
 - ``--show-hidden-inputs``: keep the evidence of hidden tests in their messages (see below);
-- the markers ``points(n)`` (required on every test) and ``visibility(v)``.
+- the markers ``points(n)`` (required on every test), ``visibility(v)`` and
+  ``grades(*names)``: the spec names of its own part a test judges (without it, every
+  name of its part). A name whose tests have all passed runs as the student wrote it
+  when the parts graded after it use it (``fully_passed_names``).
 
 Every collected test becomes one ``TestResult``: id ``partN::test_name``, name = the
 first line of the test's docstring, score = points when it passed. ``output`` is a
@@ -63,7 +66,8 @@ WORKERS_KEY = pytest.StashKey[list]()
 ENVIRONMENT_KEY = pytest.StashKey[str]()
 # True once any of the submission's code was sent to a worker of this session.
 CODE_RAN_KEY = pytest.StashKey[bool]()
-# Per part: how many of its tests were collected, and how many passed so far.
+# Per spec name: how many of the tests that judge it were collected, and how many passed
+# so far (a test judges the names of its ``grades`` marker, else every name of its part).
 OUTCOMES_KEY = pytest.StashKey[dict]()
 # The assignment being graded (``--assignment``).
 ASSIGNMENT_KEY = pytest.StashKey[Assignment]()
@@ -91,6 +95,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "points(n): points the test is worth (required)")
     config.addinivalue_line("markers", "visibility(v): Gradescope visibility of the test")
+    config.addinivalue_line("markers", "grades(*names): the spec names the test judges")
     config.stash[WARNINGS_KEY] = []
     config.stash[WORKERS_KEY] = []
     folder = config.getoption("--assignment")
@@ -129,13 +134,29 @@ def assignment_of(config: pytest.Config) -> Assignment:
 
 
 def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
-    """Spec names of the other parts that have passed every one of their tests so far:
-    their functions may run as the student wrote them when ``part`` is graded (stand-ins
-    cost a round trip to the scoring process per call; a student whose own part is right
-    needs none)."""
+    """Spec names of the other parts that have passed every test that judges them so far:
+    they may run as the student wrote them when ``part`` is graded (stand-ins cost a round
+    trip to the scoring process per call: 15,000 for one training that calls a helper which
+    is right, of a part whose other helper is wrong; a name that is right needs none).
+    A test judges the names of its ``grades`` marker, else every name of its part, so a
+    part whose tests say nothing trusts a name only once the whole part has passed."""
     outcomes = config.stash.get(OUTCOMES_KEY, {})
-    done = {p for p, o in outcomes.items() if p != part and 0 < o["total"] == o["passed"]}
-    return {name for name, p in assignment_of(config).part_of.items() if p in done}
+    part_of_name = assignment_of(config).part_of
+    return {name for name, o in outcomes.items()
+            if part_of_name[name] != part and 0 < o["total"] == o["passed"]}
+
+
+def judged_names(item: pytest.Item) -> tuple[str, ...]:
+    """The spec names ``item`` judges: its ``grades`` marker's, else all of its part's."""
+    part, part_of_name = part_of(item), assignment_of(item.config).part_of
+    own = tuple(name for name, p in part_of_name.items() if p == part)
+    marks = list(item.iter_markers("grades"))
+    if not marks:
+        return own
+    names = tuple(name for mark in marks for name in mark.args)
+    if not names or not set(names) <= set(own):
+        raise pytest.UsageError(f"{item.nodeid}: grades() takes spec names of Part {part}")
+    return names
 
 
 def part_of(item: pytest.Item) -> int:
@@ -249,10 +270,12 @@ class Recorder:
         # first, so that once it has passed every test they can run the student's own.
         order = assignment_of(self.config).grading_order
         items.sort(key=lambda item: order.index(part_of(item)))
-        outcomes = self.config.stash[OUTCOMES_KEY] = {p: {"total": 0, "passed": 0}
-                                                      for p in order}
+        outcomes = self.config.stash[OUTCOMES_KEY] = {
+            name: {"total": 0, "passed": 0} for name in assignment_of(self.config).part_of}
         for item in items:
-            outcomes[part_of(item)]["total"] += 1
+            names = judged_names(item)
+            for name in names:
+                outcomes[name]["total"] += 1
             marks = list(item.iter_markers("visibility"))
             visibility = marks[0].args[0] if marks else self.hidden
             if visibility not in VISIBILITIES:
@@ -271,6 +294,7 @@ class Recorder:
                 "output": "not run",
                 "visibility": visibility,
                 "_failed": False,
+                "_names": names,
             }
 
     @pytest.hookimpl(wrapper=True)
@@ -294,7 +318,8 @@ class Recorder:
             result["status"] = "passed"
             result["score"] = result["max_score"]
             result["output"] = "passed"
-            self.config.stash[OUTCOMES_KEY][result["part"]]["passed"] += 1
+            for name in result["_names"]:
+                self.config.stash[OUTCOMES_KEY][name]["passed"] += 1
         return report
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:

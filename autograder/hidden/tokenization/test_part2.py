@@ -12,7 +12,8 @@ hypothesis property.
 Complexity timings (the last two tests): one call on an input of 16 N against 16 calls
 on 16 other inputs of N (N = ``SMALL`` = 4,000 characters or IDs; the text holds an
 astral character, so slicing it copies 4 bytes per character), each in one request, best
-of up to 3 runs in turns, measured as the worker's CPU time, all threads and children
+of up to 4 runs in turns (one turn when its ratio is at most ``MAX_RATIO`` / 2, as it is
+for linear code), measured as the worker's CPU time, all threads and children
 (``support.timed``). Every run has fresh inputs from ``long_case``, which also makes the
 ``LONG`` cases of the correctness tests (of the batch's size), and every timed output is
 checked against the reference. The same total work, so the ratio is about 1 when linear

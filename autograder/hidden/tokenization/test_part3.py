@@ -14,8 +14,9 @@ only. Encoding, round trips and the helpers are checked against the student's *o
 training tests. A test with several corpora or inputs reports every one that fails.
 
 Complexity timings (the last two tests), as in Part 2 (worker CPU time of all threads
-and children, best of up to 3 runs in turns, fresh inputs every run, every timed output
-checked, a run over the stop factor times the other's wall time is stopped):
+and children, best of up to 4 runs in turns, one when clearly linear, fresh inputs every
+run, every timed output checked, a run over the stop factor times the other's wall time is
+stopped):
 
 - ``encode``: one call on 16,000 words against 16 calls on 16 other texts of 1,000 words
   (a tokenizer with 1 merge, ``ENCODE_CORPORA[TIMED]``, with which

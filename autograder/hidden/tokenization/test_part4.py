@@ -139,6 +139,7 @@ def test_build_vocab_replaces_old_vocabulary(student):
 
 
 @pytest.mark.points(3)
+@pytest.mark.grades("word_frequencies")
 def test_word_frequencies(student):
     """word_frequencies counts every whitespace-separated word of every text"""
     got_all = many(student, "word_frequencies", CORPORA,
@@ -187,6 +188,7 @@ def describe_tables(row) -> str:
 
 
 @pytest.mark.points(3)
+@pytest.mark.grades("count_pairs")
 def test_count_pairs(student):
     """count_pairs counts adjacent pairs at every position, weighted by word frequency"""
     got_all = many(student, "count_pairs", [t for t, _ in TABLES], [f for _, f in TABLES],
@@ -196,6 +198,7 @@ def test_count_pairs(student):
 
 
 @pytest.mark.points(2)
+@pytest.mark.grades("count_pairs")
 def test_count_pairs_repeated_pair(student):
     """A pair repeated inside a word counts at each position: aaa holds (a, a) twice"""
     cases = [
@@ -229,6 +232,7 @@ MERGE_CASES = by_size([merge_case(seed) for seed in range(60)] + SPECIAL_MERGE_C
 
 
 @pytest.mark.points(3)
+@pytest.mark.grades("merge_pair")
 def test_merge_pair(student):
     """merge_pair merges every occurrence of the pair, left to right, without overlap"""
     got_all = many(student, "merge_pair", [t for t, _ in MERGE_CASES],
@@ -242,6 +246,7 @@ def test_merge_pair(student):
 
 
 @pytest.mark.points(1)
+@pytest.mark.grades("merge_pair")
 def test_merge_pair_no_overlap(student):
     """merge_pair(["a","a","a"], ("a","a")) == ["aa","a"]: occurrences do not overlap"""
     cases = [
@@ -261,6 +266,7 @@ def test_merge_pair_no_overlap(student):
 
 
 @pytest.mark.points(2)
+@pytest.mark.grades("merge_pair")
 def test_merge_pair_returns_new_list(student):
     """merge_pair returns a new list and leaves its input unchanged"""
     for tokens, pair in ((["a", "b", "a", "b", EOW], ("a", "b")), (["a", "a", "a"], ("a", "a")),
