@@ -35,6 +35,7 @@ from autograder.suite.checks import show
 from autograder.suite.evidence import compared, evidence, outline, render
 from autograder.suite.plugin import shown_warnings
 from autograder.suite.run import grade_file
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "samples/submitted/dave_script/tokenization/tokenization.py"
