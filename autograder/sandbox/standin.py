@@ -109,7 +109,7 @@ class ReferenceServer:
             bases = [b.__name__ for b in cls.__bases__ if b.__name__ in self.classes]
             classes.append({"name": name, "bases": bases, "members": self.members[name]})
         return {
-            "values": [[k, v] for k, v in self.values.items()],
+            "values": [[k, self._encode(v)] for k, v in self.values.items()],
             "functions": list(self.functions),
             "classes": classes,
         }
@@ -212,8 +212,9 @@ class ReferenceServer:
         if type(value) in (list, tuple):
             items = [self._encode(v, depth + 1) for v in value]
             return items if type(value) is list else {"__tuple__": items}
-        if type(value) in (set, frozenset):
-            return {"__set__": [self._encode(v, depth + 1) for v in value]}
+        if type(value) in (set, frozenset):  # a frozenset stays one (a shared constant may be)
+            tag = "__set__" if type(value) is set else "__frozenset__"
+            return {tag: [self._encode(v, depth + 1) for v in value]}
         if type(value) in (dict, Counter):  # a Counter stays a Counter in the worker
             tag = "__dict__" if type(value) is dict else "__counter__"
             return {tag: [[self._encode(k, depth + 1), self._encode(v, depth + 1)]

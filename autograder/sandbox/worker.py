@@ -383,6 +383,8 @@ class Channel:
                 return tuple(self.decode(v) for v in inner)
             if tag == "__set__":
                 return {self.decode(v) for v in inner}
+            if tag == "__frozenset__":
+                return frozenset(self.decode(v) for v in inner)
             if tag in ("__dict__", "__counter__"):
                 made = {self.decode(k): self.decode(v) for k, v in inner}
                 return made if tag == "__dict__" else collections.Counter(made)
@@ -454,7 +456,7 @@ class StandIns:
     def prebind(self, namespace: dict) -> None:
         """Names the student's code may use while it is defined (base classes)."""
         for name, value in self.description["values"]:
-            namespace[name] = value
+            namespace[name] = self.channel.decode(value)
         for name in self.description["functions"]:
             namespace[name] = self.function(name)
         for spec in self.description["classes"]:
