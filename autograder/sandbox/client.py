@@ -209,8 +209,18 @@ class Worker:
         reply = self._receive()
         if type(reply) is not dict or reply.get("ok") is not True:
             return []
-        value = _decode(reply.get("value"))
+        value = self._decoded(reply.get("value"))
         return [str(n) for n in value] if type(value) is list else []
+
+    def _decoded(self, value: object) -> object:
+        """``_decode`` of a reply, within as much CPU time as the request had: a reply
+        made to be slow to rebuild (a set of numbers that all hash alike costs quadratic
+        time) fails the worker like a hang, instead of holding the scoring process."""
+        try:
+            with standin.cpu_limit(self.timeout):
+                return _decode(value)
+        except standin.OutOfTime:
+            raise self._fail("timeout", f"its reply took over {self.timeout:g} s to read") from None
 
     def _start(self) -> None:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
@@ -357,7 +367,7 @@ class Worker:
         if type(reply) is not dict or type(reply.get("ok")) is not bool:
             raise self._fail("protocol", "malformed reply")
         if reply["ok"]:
-            return _decode(reply.get("value"))
+            return self._decoded(reply.get("value"))
         error = reply.get("error")
         if type(error) is not dict:
             raise self._fail("protocol", "malformed error reply")

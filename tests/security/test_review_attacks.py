@@ -1,0 +1,238 @@
+"""Red team on the merged grader: the attacks of a review that gained something.
+
+Each test replays one attack that scored points, read the reference or held the
+scoring process before its fix (the review's notes list the attacks that failed):
+
+- quadratic work hidden from the timing tests in a process outside the worker's tree:
+  a grandchild orphaned by a double fork (re-parented to init at the drop level, to
+  the scoring process at basic) or a child made with ``clone(CLONE_PARENT)`` (the
+  worker's sibling). The worker now adopts its orphans, and its filter keeps it so and
+  refuses ``CLONE_PARENT``; checked at every level and through the Gradescope entry;
+- a reply built to be slow to rebuild (numbers that all hash alike: quadratic to put
+  in a set) held the scoring process for minutes past the request's timeout;
+- a reference answer too long for JSON (``attention_scores(10**4299)``) broke the
+  scoring process's reply instead of being an error in the worker;
+- at the drop level the CLI graded with the checkout open to the workers' users: a
+  submission that reads ``solutions/`` found through the scorer's command line scored
+  93 without a line of its own. The CLI now closes the checkout's secrets first.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from autograder.gradescope.bundle import build
+from autograder.sandbox import Worker, WorkerFailure, limits
+from autograder.suite.run import grade_file
+from tests.catalogue.catalogue import reference_source
+
+from .hostile import submission
+
+pytestmark = pytest.mark.timeout(600)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _levels() -> list[str]:
+    """The levels this machine can run (as root: root, drop and basic)."""
+    return ["root", "drop", "basic"] if os.geteuid() == 0 else ["userns", "basic"]
+
+
+# Quadratic encode (a copy of the rest of the text at each character); the batch's short
+# texts are done here and look slow on the wall clock, the long one elsewhere.
+HIDDEN_WORK = '''
+import ctypes as _ctypes
+import marshal as _marshal
+import os as _os
+import time as _time
+
+
+def _elsewhere(work, how):
+    """``work()`` in another process, which the worker never waits for."""
+    read, write = _os.pipe()
+    if how == "orphan":
+        pid = _os.fork()
+        if pid == 0:
+            if _os.fork() == 0:
+                _os.write(write, _marshal.dumps(work()))
+                _os._exit(0)
+            _os._exit(0)
+        _os.waitpid(pid, 0)
+    else:  # clone(CLONE_PARENT | SIGCHLD): the helper is the worker's sibling
+        if _ctypes.CDLL(None).syscall(56, 0x8000 | 17, 0, 0, 0, 0) == 0:
+            _os.write(write, _marshal.dumps(work()))
+            _os._exit(0)
+    _os.close(write)
+    chunks = []
+    while block := _os.read(read, 1 << 20):
+        chunks.append(block)
+    _os.close(read)
+    return _marshal.loads(b"".join(chunks))
+
+
+class CharTokenizer(CharTokenizer):
+    def _slow_ids(self, text):
+        out, rest = [], text
+        for ch in text:
+            out.append(self.char_to_id.get(ch, self.unk_id))
+            rest = rest[1:]
+        return out
+
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        if len(text) < 10000:
+            _time.sleep(0.05)
+            return self._slow_ids(text)
+        return _elsewhere(lambda: self._slow_ids(text), HOW)
+'''
+
+
+def _hidden_work(how: str) -> str:
+    return reference_source() + HIDDEN_WORK.replace("HOW", repr(how))
+
+
+def _part2(tests: list[dict]) -> dict[str, dict]:
+    return {t["id"].split("::")[-1]: t for t in tests if t["part"] == 2}
+
+
+@pytest.mark.parametrize("how", ["orphan", "sibling"])
+@pytest.mark.parametrize("level", _levels())
+def test_work_outside_the_workers_tree_still_counts_in_the_timing(
+        tmp_path, monkeypatch, level, how):
+    monkeypatch.setenv("AUTOGRADER_ISOLATION", level)
+    monkeypatch.setenv("AUTOGRADER_ALLOW_BASIC", "1")
+    monkeypatch.delenv(limits.PROBED_ENV, raising=False)
+    path = tmp_path / "student.py"
+    path.write_text(_hidden_work(how), encoding="utf-8")
+    result = grade_file(path, "hider", timeout=300)
+    assert result["status"] == "graded", result["error"]
+    tests = _part2(result["tests"])
+    assert tests["test_encode_linear_time"]["status"] == "failed"
+    assert tests["test_decode_linear_time"]["status"] == "passed"  # the control
+
+
+def test_work_in_an_orphan_counts_through_the_gradescope_entry_point(tmp_path):
+    # Gradescope's Docker has no namespaces: the drop level, the one the trick beat.
+    with zipfile.ZipFile(build(tmp_path / "autograder.zip")) as archive:
+        archive.extractall(tmp_path / "source")
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "tokenization.py").write_text(_hidden_work("orphan"))
+    script = tmp_path / "source" / "run_autograder"
+    script.chmod(0o755)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(tmp_path), "AUTOGRADER_PYTHON": sys.executable,
+           "AUTOGRADER_ISOLATION": "drop" if os.geteuid() == 0 else "userns"}
+    env.pop(limits.PROBED_ENV, None)
+    done = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads((tmp_path / "results" / "results.json").read_text())
+    (timing,) = [t for t in results["tests"] if t["name"].startswith("Part 2: encode takes time")]
+    assert timing["score"] == 0, timing
+
+
+SLOW_TO_REBUILD = '''
+P = 2 ** 61 - 1  # hash(k * P) == 0 for every k: a set of them is built in quadratic time
+_SAME_HASH = [P * k for k in range(1, 40_000)]
+
+
+class _Colliding(set):
+    def __iter__(self):  # the worker sends the numbers without building the set itself
+        return iter(_SAME_HASH)
+
+
+def merge_pair(tokens, pair):
+    return _Colliding()
+'''
+
+
+def test_a_reply_slow_to_rebuild_fails_like_a_hang(tmp_path):
+    # Unbounded, this 1 MB reply took the scoring process 13 s of CPU (4 MB: minutes).
+    code = submission(tmp_path, SLOW_TO_REBUILD)
+    with Worker(code, part=4, timeout=1) as worker, pytest.raises(WorkerFailure) as failure:
+        worker.call("merge_pair", [], ("a", "b"))
+    assert failure.value.kind == "timeout"
+
+
+def test_a_reference_answer_too_long_for_json_is_an_error_in_the_worker(tmp_path):
+    code = submission(tmp_path, """
+        def merge_pair(tokens, pair):
+            try:
+                return attention_scores(10 ** 4299)
+            except Exception as exc:
+                return [type(exc).__name__]
+    """)
+    with Worker(code, part=4, timeout=10) as worker:
+        assert worker.call("merge_pair", [], ("a", "b")) == ["RuntimeError"]
+
+
+# Finds the grader's checkout through the scorer's command line (world-readable in
+# /proc without namespaces) and runs its reference as its own code.
+THIEF = '''
+import os
+
+
+def _stolen():
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                args = handle.read().decode(errors="replace").split("\\0")
+            root = next(a for a in args if a.endswith("autograder/suite"))[:-16]
+            source = ""
+            for module in ("base", "char", "bpe_steps", "bpe", "utils", "costs"):
+                with open(f"{root}solutions/{module}.py", encoding="utf-8") as handle:
+                    source += "".join(line for line in handle.readlines()
+                                      if not line.startswith("from ."))
+        except (OSError, StopIteration):
+            continue
+        scope = {"__name__": "stolen"}
+        exec(source, scope)
+        return scope
+    return {}
+
+
+def _members(name):
+    cls = _stolen().get(name, object)
+    return {k: v for k, v in vars(cls).items() if k == "__init__" or not k.startswith("__")}
+
+
+class Tokenizer:
+    locals().update(_members("Tokenizer"))
+
+
+class CharTokenizer(Tokenizer):
+    locals().update(_members("CharTokenizer"))
+
+
+class BPETokenizer(Tokenizer):
+    locals().update(_members("BPETokenizer"))
+'''
+FUNCTIONS = ("word_frequencies", "count_pairs", "merge_pair", "create_tokenizer",
+             "tokenize_dataset", "analyze_tokenization", "embedding_memory_bytes",
+             "attention_scores", "attention_speedup", "vocab_tradeoff")
+THIEF += "".join(f"\n\ndef {name}(*a, **k):\n    return _stolen()[{name!r}](*a, **k)\n"
+                 for name in FUNCTIONS)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the drop level needs root")
+def test_at_drop_the_cli_closes_the_checkout_before_student_code_runs(tmp_path):
+    # A fresh clone is world-readable: open the secrets as a clone has them (the CLI, or
+    # an earlier run of this test, may have closed them already).
+    for name in limits.SECRETS:
+        if (ROOT / name).is_dir():
+            (ROOT / name).chmod((ROOT / name).stat().st_mode | 0o005)
+    tree = tmp_path / "submitted"
+    (tree / "thief" / "tokenization").mkdir(parents=True)
+    (tree / "thief" / "tokenization" / "tokenization.py").write_text(THIEF)
+    env = {**os.environ, "AUTOGRADER_ISOLATION": "drop"}
+    env.pop(limits.PROBED_ENV, None)
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(tree), "--out",
+                           str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "out" / "thief" / "results.json").read_text())
+    assert results["score"] == 0, [t["name"] for t in results["tests"] if t["score"]]
+    assert not (ROOT / "solutions").stat().st_mode & 0o007
