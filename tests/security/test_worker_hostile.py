@@ -100,8 +100,7 @@ def test_memory_beyond_the_limit_fails_the_call_only(tmp_path):
 def test_children_that_leave_the_session_do_not_outlive_grading(tmp_path):
     token = f"outlive-{uuid.uuid4().hex}"
     code = submission(tmp_path, f"""
-        import shutil
-import subprocess
+        import subprocess
         def merge_pair(tokens, pair):
             for _ in range(3):  # each in a new session, outside the worker's process group
                 sleeper = ["/usr/bin/python3", "-c", "import time; time.sleep(60)", "{token}"]
