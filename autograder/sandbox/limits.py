@@ -150,6 +150,9 @@ def hidden_dirs(python: str) -> list[Path]:
     extra = [d for d in (REPO, *named)
              if d.is_dir() and not prefix.is_relative_to(d) and
              not any(d.is_relative_to(c) for c in covered)]
+    # A folder inside another one covered already (the reports inside the submissions'
+    # folder) is gone from view with it: covering it again would find no folder there.
+    extra = [d for d in extra if not any(d != e and d.is_relative_to(e) for e in extra)]
     return covered + extra
 
 

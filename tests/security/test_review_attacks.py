@@ -236,3 +236,15 @@ def test_at_drop_the_cli_closes_the_checkout_before_student_code_runs(tmp_path):
     results = json.loads((tmp_path / "out" / "thief" / "results.json").read_text())
     assert results["score"] == 0, [t["name"] for t in results["tests"] if t["score"]]
     assert not (ROOT / "solutions").stat().st_mode & 0o007
+
+
+@pytest.mark.skipif(limits.isolation()[0] not in ("root", "userns"), reason="covers are mounts")
+def test_reports_inside_the_submissions_folder_do_not_stop_the_sandbox(tmp_path):
+    # Found on the way: `grade s.py --out graded` in the folder of s.py covered the folder,
+    # then could not find `graded` under the cover: every student was an environment error.
+    (tmp_path / "s.py").write_text(reference_source())
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", "s.py", "--out",
+                           "graded"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert "100.0 / 100" in done.stdout, done.stdout[-2000:]
