@@ -25,7 +25,8 @@ forces one, and the CLI says which one it got, see ``autograder.cli``):
   and IPC; its umask is 077 and it cannot change modes, so what it writes in a
   shared folder stays its own; after it, everything of its user is removed
   (processes, however they left, IPC objects, files). File modes guard the rest:
-  ``exposed_secrets`` must be empty (Gradescope's ``setup.sh`` closes the grader)
+  ``exposed_secrets`` must be empty (the CLI closes them, ``close_secrets``, as
+  Gradescope's ``setup.sh`` does)
   and the CLI refuses a submissions tree other users can read. Does not hold:
   world-writable folders (``users.shared_writable``) still let two workers that run
   at once see each other's file *names*; Gradescope's setup closes them, the CLI
