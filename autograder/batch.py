@@ -20,38 +20,23 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+from .assignment import Assignment
 from .cache import ResultCache
 from .collect import Submission
-from .parts import POINTS
 from .report.safe import safe_result
-from .results import SubmissionResult
+from .results import SubmissionResult, new_result
 from .sandbox import cleanup, limits
 
 
-def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
-    """The result of a submission that could not be graded: every part 0."""
-    return {
-        "student_id": student_id,
-        "source": source,
-        "status": "error",
-        "error": error,
-        "warnings": [],
-        "tests": [],
-        "parts": {str(p): {"score": 0.0, "max_score": float(m)} for p, m in POINTS.items()},
-        "score": 0.0,
-        "max_score": float(sum(POINTS.values())),
-        "seconds": 0.0,
-    }
-
-
 def grade_one(
-    sub: Submission, *, timeout: float, hidden_visibility: str, cache: ResultCache | None = None,
-    show_hidden_inputs: bool = False,
+    sub: Submission, assignment: Assignment, *, timeout: float, hidden_visibility: str,
+    cache: ResultCache | None = None, show_hidden_inputs: bool = False,
 ) -> SubmissionResult:
     """Grade one submission (or take its cached result); never raises."""
     level = limits.isolation()[0]
     if sub.path is None:
-        result = error_result(sub.student_id, sub.label, sub.error or "nothing to grade")
+        result = new_result(assignment, sub.student_id, sub.label, status="error",
+                            error=sub.error or "nothing to grade")
         result["warnings"] = list(sub.notes)
         result["isolation"] = level
         return safe_result(result)
@@ -64,6 +49,7 @@ def grade_one(
             result = grade_file(
                 sub.path,
                 sub.student_id,
+                assignment=assignment,
                 source_label=sub.label,
                 timeout=timeout,
                 hidden_visibility=hidden_visibility,
@@ -72,9 +58,8 @@ def grade_one(
             if cache:
                 cache.put(sub.path, result)
     except Exception as exc:  # a grader bug must not stop the class's batch
-        result = error_result(
-            sub.student_id, sub.label, f"internal grader error: {type(exc).__name__}: {exc}"
-        )
+        result = new_result(assignment, sub.student_id, sub.label, status="error",
+                            error=f"internal grader error: {type(exc).__name__}: {exc}")
         result["seconds"] = time.monotonic() - started
     if level == "basic":  # nothing of this student may run while the next one is graded
         cleanup.kill_descendants()
@@ -89,6 +74,7 @@ def grade_one(
 
 def grade_all(
     subs: list[Submission],
+    assignment: Assignment,
     *,
     jobs: int,
     timeout: float = 300.0,
@@ -105,8 +91,8 @@ def grade_all(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [
             pool.submit(
-                grade_one, s, timeout=timeout, hidden_visibility=hidden_visibility, cache=cache,
-                show_hidden_inputs=show_hidden_inputs,
+                grade_one, s, assignment, timeout=timeout, hidden_visibility=hidden_visibility,
+                cache=cache, show_hidden_inputs=show_hidden_inputs,
             )
             for s in subs
         ]

@@ -1,8 +1,9 @@
 """Results cached by what determines them, so an interrupted batch resumes where it stopped.
 
 A result is stored under the SHA-256 of the submission's bytes together with a
-fingerprint of the grader: the reference, the parts table, extraction, sandbox
-and hidden suite sources, and the grading options. Change any of them and every
+fingerprint of what decides it: the engine (extraction, sandbox, suite, the course's
+hidden suites), the assignment's reference (``Assignment.decisive_paths``), the
+assignment's name and the grading options. Change any of them and every
 submission is graded again; change nothing and a rerun only grades what is new.
 
 Only ``graded`` results are kept. A timeout or a crash may be the machine's
@@ -16,29 +17,18 @@ import json
 from functools import cache
 from pathlib import Path
 
+from .assignment import Assignment
 from .report.safe import safe_result
 from .results import SubmissionResult
 
-PACKAGE = Path(__file__).resolve().parent
-# Everything whose change can change a score.
-GRADER_SOURCES = (
-    PACKAGE.parent / "solutions",
-    PACKAGE / "extract",
-    PACKAGE / "sandbox",
-    PACKAGE / "suite",
-    PACKAGE / "parts.py",
-    PACKAGE / "results.py",
-)
-
 
 @cache
-def grader_fingerprint() -> str:
-    """A digest of every source file that decides scores."""
-    digest = hashlib.sha256()
-    for root in GRADER_SOURCES:
-        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
-        for path in files:
-            digest.update(str(path.relative_to(PACKAGE.parent)).encode() + b"\0")
+def grader_fingerprint(assignment: Assignment) -> str:
+    """A digest of every source file that decides ``assignment``'s scores."""
+    digest = hashlib.sha256(assignment.name.encode() + b"\0")
+    for root in assignment.decisive_paths():
+        for path in [root] if root.is_file() else sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root.parent)).encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -46,14 +36,15 @@ def grader_fingerprint() -> str:
 class ResultCache:
     """Graded results in ``folder``, one JSON file per (submission, grader, options)."""
 
-    def __init__(self, folder: Path, options: str, read: bool = True) -> None:
+    def __init__(self, folder: Path, assignment: Assignment, options: str,
+                 read: bool = True) -> None:
         self.folder = Path(folder)
-        self.options = options
+        self.assignment, self.options = assignment, options
         self.read = read  # False: regrade everything (--force) but still store the results
 
     def key(self, path: Path) -> str:
         digest = hashlib.sha256(Path(path).read_bytes())
-        digest.update(f"\0{grader_fingerprint()}\0{self.options}".encode())
+        digest.update(f"\0{grader_fingerprint(self.assignment)}\0{self.options}".encode())
         return digest.hexdigest()
 
     def get(self, path: Path) -> SubmissionResult | None:

@@ -1,9 +1,12 @@
-"""``python -m autograder grade PATH --out DIR``: grade a class and write the reports.
+"""``python -m autograder grade PATH --out DIR [--assignment NAME]``: grade a class, write reports.
 
-The pipeline: ``collect`` finds the submissions, ``batch`` grades them in
-parallel (extract -> sandbox -> suite, one ``grade_file`` each), ``report``
-writes grades.csv, per-student results.json and feedback.html, summary.md and
-the plots. Exit status: 0 when the batch completed, even if some submissions
+The pipeline: ``assignment`` says what is graded (``--assignment``, else found from
+PATH: ``collect.detect_assignments``), ``collect`` finds the submissions, ``batch``
+grades them in parallel (extract -> sandbox -> suite, one ``grade_file`` each),
+``report`` writes grades.csv, per-student results.json and feedback.html, summary.md
+and the plots. A ``submitted/`` tree that holds several assignments is graded once
+per assignment, each into ``DIR/<assignment>/``; a single assignment's reports go
+into DIR itself. Exit status: 0 when the batch completed, even if some submissions
 could not be graded (they are listed); 2 for a usage error; 3 when the sandbox
 did not start for some submission (the machine's fault: fix it and run again).
 
@@ -24,15 +27,15 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from .assignment import Assignment, UnknownAssignment, known, load
 from .batch import grade_all
 from .cache import ResultCache
-from .collect import UsageError, find_submissions
+from .collect import UsageError, check_root, detect_assignments, find_submissions
 from .report import console_summary, write_reports
 from .report.format import one_line, points
-from .results import SubmissionResult
+from .results import VISIBILITIES, SubmissionResult
 from .sandbox import cleanup, limits, users
 
-VISIBILITIES = ("after_published", "hidden", "visible", "after_due_date")
 # Exit code when the sandbox did not start for some submission (the reports are written).
 ENVIRONMENT_FAILED = 3
 CACHE_DIR = ".cache"  # results by submission content, so a rerun resumes
@@ -61,7 +64,7 @@ def _positive_float(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m autograder",
-        description="Grade tokenization submissions with the hidden suite and write reports.",
+        description="Grade submissions with an assignment's hidden suite and write reports.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     grade = commands.add_parser(
@@ -79,9 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="folder for the reports (created if missing)")
     grade.add_argument("--jobs", metavar="N", type=_positive_int, default=os.cpu_count() or 1,
                        help="submissions graded at once (default: number of cores, %(default)s)")
-    grade.add_argument("--assignment", default="tokenization",
-                       help="assignment folder name inside each student folder "
-                            "(default: %(default)s)")
+    grade.add_argument("--assignment", metavar="NAME",
+                       help=f"the assignment ({', '.join(known())}); default: found from PATH "
+                            "(the folders submitted/<student>/<NAME>/, a file or folder named "
+                            "after it, or the names the code defines)")
     grade.add_argument("--hidden-visibility", choices=VISIBILITIES, default="after_published",
                        help="Gradescope visibility of the hidden tests (default: %(default)s)")
     grade.add_argument("--show-hidden-inputs", action="store_true",
@@ -146,52 +150,81 @@ def _cached_count(cache: ResultCache, subs: list) -> int:
     return count
 
 
+def assignments_of(args: argparse.Namespace) -> list[Assignment]:
+    """The assignments to grade: ``--assignment``, else those PATH shows (module doc)."""
+    if args.assignment:
+        try:
+            return [load(args.assignment)]
+        except UnknownAssignment as exc:
+            raise UsageError(f"--assignment: {exc}") from None
+    found = detect_assignments(args.path)
+    if not found:
+        raise UsageError(f"{args.path}: cannot tell which assignment this is; pass "
+                         f"--assignment NAME (known: {', '.join(known())})")
+    return found
+
+
 def grade_command(args: argparse.Namespace) -> int:
     if (args.path / "submitted").is_dir():
         raise UsageError(
             f"{args.path} looks like an nbgrader course folder; "
             f"pass its submissions: {args.path / 'submitted'}"
         )
-    subs = find_submissions(args.path, args.assignment)
-    if not subs:
+    check_root(args.path)
+    assignments = assignments_of(args)
+    batches = [(a, find_submissions(args.path, a.name),
+                args.out / a.name if len(assignments) > 1 else args.out) for a in assignments]
+    if not any(subs for _, subs, _ in batches):
         raise UsageError(f"{args.path}: no student folders, notebooks or .py files in it")
     try:  # fail before grading, not after, if the reports cannot be written
-        args.out.mkdir(parents=True, exist_ok=True)
+        for _, _, out in batches:
+            out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"--out {args.out}: cannot create the folder ({exc.strerror})") from exc
-    if all(s.path is None for s in subs) and len(subs) > 1:
-        print(f"warning: no student has a gradable file under <student>/{args.assignment}/; "
-              "is --assignment right?", file=sys.stderr)
     tree = args.path if args.path.is_dir() else args.path.parent
     level = choose_level(args, tree)
-    jobs = 1 if level == "basic" else min(args.jobs, len(subs))
-    print(f"Grading {len(subs)} submission{'s' * (len(subs) != 1)} from {args.path} "
-          f"with {jobs} job{'s' * (jobs != 1)}...", file=sys.stderr, flush=True)
     # Workers must not see other students' files or the reports.
     limits.hide(tree, args.out)
+    broken = 0
+    for assignment, subs, out in batches:
+        status = grade_batch(args, assignment, subs, out, level)
+        if status == ENVIRONMENT_FAILED and level in ("drop", "basic"):
+            return status  # student code may have outlived the batch: stop here
+        broken += status == ENVIRONMENT_FAILED
+    return ENVIRONMENT_FAILED if broken else 0
+
+
+def grade_batch(args: argparse.Namespace, assignment: Assignment, subs: list, out: Path,
+                level: str) -> int:
+    """Grade one assignment's submissions and write its reports into ``out``."""
+    if all(s.path is None for s in subs) and len(subs) > 1:
+        print(f"warning: no student has a gradable file under <student>/{assignment.name}/; "
+              "is --assignment right?", file=sys.stderr)
+    jobs = 1 if level == "basic" else min(args.jobs, len(subs))
+    print(f"Grading {len(subs)} submission{'s' * (len(subs) != 1)} of {assignment.name} from "
+          f"{args.path} with {jobs} job{'s' * (jobs != 1)}...", file=sys.stderr, flush=True)
     # A result graded at another level is graded again, not taken from the cache.
     options = (f"visibility={args.hidden_visibility};timeout={args.timeout:g};"
                f"inputs={'shown' if args.show_hidden_inputs else 'hidden'};isolation={level}")
-    cache = ResultCache(args.out / CACHE_DIR, options, read=not args.force)
+    cache = ResultCache(out / CACHE_DIR, assignment, options, read=not args.force)
     cached = _cached_count(cache, subs)
     started = time.monotonic()
     progress = Progress(len(subs))
     try:
-        results = grade_all(subs, jobs=jobs, timeout=args.timeout, cache=cache,
+        results = grade_all(subs, assignment, jobs=jobs, timeout=args.timeout, cache=cache,
                             hidden_visibility=args.hidden_visibility, on_done=progress,
                             show_hidden_inputs=args.show_hidden_inputs)
     finally:
         progress.close()
     wall = time.monotonic() - started
     finish_students(level)
-    reports = write_reports(results, args.out, assignment=args.assignment,
-                            wall_seconds=wall, jobs=jobs)
+    reports = write_reports(results, out, assignment, wall_seconds=wall, jobs=jobs)
     if level in ("drop", "basic") and limits.survivors():
         print("WARNING: student code was still running after the reports were written; "
               f"they may have been changed: {', '.join(map(str, limits.survivors()))}",
               file=sys.stderr)
         return ENVIRONMENT_FAILED
-    print("\n".join(console_summary(reports.stats, str(args.out), wall, jobs, cached)))
+    print("\n".join(console_summary(reports.stats, str(out), wall, jobs, cached)))
     broken = sum(str(r["error"]).startswith("environment:") for r in results)
     if broken:
         print(f"warning: the sandbox did not start for {broken} submission"

@@ -10,9 +10,15 @@ it could not be graded at all (``error`` then says why, e.g. ``"timeout"``).
 ``userns``, ``drop``, ``basic``: see ``autograder.sandbox.limits``); the batch sets it.
 """
 
-from typing import Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, get_args
 
-Visibility = Literal["visible", "hidden", "after_due_date", "after_published"]
+if TYPE_CHECKING:
+    from .assignment import Assignment
+
+Visibility = Literal["after_published", "hidden", "visible", "after_due_date"]
+# Gradescope's visibilities of a test, the engine's one list of them (the CLI's choices
+# in this order: the default first).
+VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 
 
 class TestResult(TypedDict):
@@ -32,6 +38,7 @@ class PartScore(TypedDict):
 
 
 class SubmissionResult(TypedDict):
+    assignment: str  # the assignment's name: every result says what it was graded for
     student_id: str
     source: str  # path of the graded file, relative to the batch root
     status: Literal["graded", "error"]
@@ -43,3 +50,25 @@ class SubmissionResult(TypedDict):
     max_score: float
     seconds: float  # wall time of grading this submission
     isolation: NotRequired[str]  # the sandbox level the code ran at ("root", ..., "basic")
+
+
+def new_result(assignment: "Assignment", student_id: str, source: str,
+               **fields: object) -> SubmissionResult:
+    """The one way to make a result: every part of ``assignment`` at 0, then ``fields``
+    (a grader that could not grade passes ``status="error", error=...``)."""
+    result: SubmissionResult = {
+        "assignment": assignment.name,
+        "student_id": student_id,
+        "source": source,
+        "status": "graded",
+        "error": None,
+        "warnings": [],
+        "tests": [],
+        "parts": {str(p): {"score": 0.0, "max_score": float(m)}
+                  for p, m in assignment.points.items()},
+        "score": 0.0,
+        "max_score": float(assignment.total),
+        "seconds": 0.0,
+    }
+    result.update(fields)  # type: ignore[typeddict-item]
+    return result

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder import bench_batch
 from autograder.collect import find_submissions
 from autograder.extract import extract
-from autograder.parts import PART_OF
+from autograder.hidden.tokenization import bench_batch
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,7 +67,7 @@ def test_generated_class_is_distinct_gradable_and_of_the_right_kinds(tmp_path, r
         path = found[sub.student].path
         assert path is not None and path.read_text(encoding="utf-8") == sub.text
         code = extract(path)  # parses only
-        assert code.defined() & set(PART_OF), sub.student
+        assert code.defined() & set(TOKENIZATION.part_of), sub.student
         if sub.category in ("correct", "stub") and path.suffix == ".ipynb":
             sample = correct_nb if sub.category == "correct" else stub_nb
             # Same code cells as the sample, comments aside; one notes cell more.
@@ -104,4 +104,5 @@ def test_rss_of_a_process_tree():
 
 def test_make_target():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "\nbench-batch: $(STAMP)\n\t$(PY) -m autograder.bench_batch" in makefile
+    command = "$(PY) -m autograder.hidden.tokenization.bench_batch"
+    assert f"\nbench-batch: $(STAMP)\n\t{command}" in makefile

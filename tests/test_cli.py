@@ -15,10 +15,11 @@ import pytest
 
 from autograder.collect import NOTHING_FOUND, find_submissions, pick_file
 from autograder.report.schema import check_grades_file, check_gradescope_file
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples" / "submitted"
-SUITE = ROOT / "autograder" / "suite"
+SUITE = ROOT / "autograder" / "hidden" / "tokenization"
 
 
 def run_cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
@@ -87,7 +88,7 @@ def test_progress_on_a_terminal_is_a_tqdm_bar_with_the_counts() -> None:
 
 def test_one_row_per_student_with_reasons(graded) -> None:
     _, out = graded
-    check_grades_file(out / "grades.csv")
+    check_grades_file(out / "grades.csv", TOKENIZATION)
     grades = rows(out)
     assert list(grades) == ["broken", "good", "nothing", "stub"]
     assert grades["good"]["status"] == "graded"
@@ -131,7 +132,8 @@ def test_a_single_file_is_reported_under_its_stem(tmp_path: Path) -> None:
     # An unreadable notebook keeps this fast: the batch still runs and writes every report.
     notebook = tmp_path / "zoe.ipynb"
     shutil.copy(SAMPLES / "erin_broken" / "tokenization" / "tokenization.ipynb", notebook)
-    proc = run_cli("grade", notebook, "--out", tmp_path / "out", "--jobs", "1")
+    proc = run_cli("grade", notebook, "--out", tmp_path / "out", "--jobs", "1",
+                   "--assignment", "tokenization")
     assert proc.returncode == 0, proc.stderr
     grades = rows(tmp_path / "out")
     assert list(grades) == ["zoe"] and grades["zoe"]["status"] == "error"

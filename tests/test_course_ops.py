@@ -20,14 +20,20 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.batch import error_result
 from autograder.report.grades_csv import grades_csv
 from autograder.report.schema import grades_csv_problems
 from autograder.report.stats import ClassStats
 from autograder.report.summary import console_summary
+from autograder.results import new_result
 from autograder.student_bundle import main as bundle_main
+from autograder.suite.checks import show
 from autograder.suite.evidence import render
-from autograder.suite.support import show
+from tests.course import TOKENIZATION
+
+
+def error_result(student_id: str, source: str, error: str) -> dict:
+    """A tokenization result that could not be graded."""
+    return new_result(TOKENIZATION, student_id, source, status="error", error=error)
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -66,7 +72,7 @@ def test_student_bundle_holds_the_release_and_nothing_hidden(bundle) -> None:
         "tokenization/jupyter/labconfig/page_config.json",
         "tokenization/jupyter/jupyter_server_config.json"])
     assert "tokenization/tokenization.ipynb" in names
-    hidden_tests = {n.name for p in (ROOT / "autograder" / "suite").glob("test_part*.py")
+    hidden_tests = {n.name for p in TOKENIZATION.folder.glob("test_part*.py")
                     for n in ast.walk(ast.parse(p.read_text())) if isinstance(
                         n, ast.FunctionDef) and n.name.startswith("test_")}
     solutions = solution_lines()
@@ -161,17 +167,18 @@ def test_show_drops_elements_never_characters() -> None:
 
 
 def test_grades_csv_leaves_the_scores_of_an_ungraded_row_empty() -> None:
-    text = grades_csv([error_result("eve", "eve.py", "timeout")])
-    assert grades_csv_problems(text) == []
+    text = grades_csv([error_result("eve", "eve.py", "timeout")], TOKENIZATION)
+    assert grades_csv_problems(text, TOKENIZATION) == []
     [row] = csv.DictReader(io.StringIO(text))
     assert [row[f"part{p}"] for p in range(1, 7)] + [row["total"]] == [""] * 7
     assert (row["max_total"], row["status"], row["error"]) == ("100", "error", "timeout")
-    assert grades_csv_problems(text.replace("eve,,", "eve,0,")), "a 0 in an error row is wrong"
+    zero = text.replace("eve,,", "eve,0,")
+    assert grades_csv_problems(zero, TOKENIZATION), "a 0 in an error row is wrong"
 
 
 def test_the_summary_line_says_which_results_came_from_the_cache() -> None:
     result = error_result("a", "a.py", "x") | {"status": "graded", "error": None, "seconds": 1.5}
-    stats = ClassStats([result, {**result, "student_id": "b"}])
+    stats = ClassStats([result, {**result, "student_id": "b"}], TOKENIZATION)
     fresh = console_summary(stats, "graded", 3.1, 2)[0]
     assert fresh.endswith("Took 3.1 s with 2 jobs (1.5 s per graded submission).")
     cached = console_summary(stats, "graded", 0.1, 2, cached=2)[0]

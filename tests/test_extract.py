@@ -6,6 +6,7 @@ import nbformat
 import pytest
 
 from autograder.extract import SubmissionError, extract
+from tests.course import TOKENIZATION
 
 
 def notebook(tmp_path, cells):
@@ -39,9 +40,8 @@ def test_definitions_are_kept_and_demos_dropped(tmp_path):
     kept = [st.names for st in code.statements]
     assert kept == [("collections",), ("UNK",), ("Q1_EMBEDDING_MIB",), ("lower_case",),
                     ("merge_pair",)]
-    parts = {st.names[0]: st.part for st in code.statements}
-    assert parts == {"collections": None, "UNK": None, "Q1_EMBEDDING_MIB": 6,
-                     "lower_case": None, "merge_pair": 4}
+    graded = {st.names[0] for st in code.for_part(6, TOKENIZATION.part_of)}
+    assert graded == {"collections", "UNK", "Q1_EMBEDDING_MIB", "lower_case"}
     assert code.warnings == []  # nothing kept reads what was dropped
 
 
@@ -88,7 +88,7 @@ def test_a_script_that_does_not_parse_is_cut_at_cell_markers(tmp_path):
 def test_later_definitions_stay_after_earlier_ones(tmp_path):
     path = tmp_path / "s.py"
     path.write_text("def merge_pair(t, p):\n    return []\ndef merge_pair(t, p):\n    return t\n")
-    sources = [st.source for st in extract(path).for_part(4)]
+    sources = [st.source for st in extract(path).for_part(4, TOKENIZATION.part_of)]
     assert len(sources) == 2 and "return t" in sources[1]
 
 
@@ -98,8 +98,9 @@ def test_for_part_keeps_shared_code_and_only_that_part(tmp_path):
                     "def merge_pair(t, p):\n    return t\n"
                     "class CharTokenizer:\n    pass\nQ1_EMBEDDING_MIB = 1\n")
     code = extract(path)
-    assert [st.names[0] for st in code.for_part(4)] == ["math", "helper", "merge_pair"]
-    assert [st.names[0] for st in code.for_part(4, also=("CharTokenizer",))] == [
+    part_of = TOKENIZATION.part_of
+    assert [st.names[0] for st in code.for_part(4, part_of)] == ["math", "helper", "merge_pair"]
+    assert [st.names[0] for st in code.for_part(4, part_of, also=("CharTokenizer",))] == [
         "math", "helper", "merge_pair", "CharTokenizer"]
 
 

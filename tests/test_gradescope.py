@@ -13,11 +13,11 @@ import pytest
 from packaging.requirements import Requirement
 
 from autograder.gradescope.bundle import build
-from autograder.parts import POINTS
 from autograder.report.schema import gradescope_problems
 from autograder.sandbox.reference import reference_without
+from tests.course import TOKENIZATION
 
-FULL = float(sum(POINTS.values()))
+FULL = float(sum(TOKENIZATION.points.values()))
 REQUIREMENTS = Path("autograder/gradescope/requirements.txt")
 
 
@@ -61,7 +61,7 @@ def lean_python(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory) -> Path:
-    return build(tmp_path_factory.mktemp("zip") / "autograder.zip")
+    return build(tmp_path_factory.mktemp("zip") / "autograder.zip", TOKENIZATION)
 
 
 def test_the_zip_has_gradescope_entry_points_and_only_the_grader(bundle):
@@ -70,15 +70,15 @@ def test_the_zip_has_gradescope_entry_points_and_only_the_grader(bundle):
     for script in ("setup.sh", "run_autograder"):
         assert infos[script].external_attr >> 16 & 0o111, f"{script} is not executable"
     names = set(infos)
-    assert "solutions/bpe.py" in names and "autograder/gradescope/run.py" in names
-    assert any(n.startswith("autograder/suite/test_part") for n in names)
+    assert "solutions/tokenization/bpe.py" in names and "autograder/gradescope/run.py" in names
+    assert any(n.startswith("autograder/hidden/tokenization/test_part") for n in names)
     student_side = ("tests", "samples", "source", "assignments")
     assert not [n for n in names if n.split("/")[0] in student_side]
     assert not [n for n in names if "__pycache__" in n]
 
 
 def test_the_zip_is_reproducible(bundle, tmp_path):
-    assert build(tmp_path / "again.zip").read_bytes() == bundle.read_bytes()
+    assert build(tmp_path / "again.zip", TOKENIZATION).read_bytes() == bundle.read_bytes()
 
 
 def test_setup_script_is_valid_bash(bundle, tmp_path):
@@ -118,7 +118,7 @@ def test_the_reference_scores_full_marks_with_only_the_pinned_packages(
     bundle, tmp_path, lean_python
 ):
     (tmp_path / "submission").mkdir()
-    (tmp_path / "submission" / "tokenization.py").write_text(reference_without(0)[0])
+    (tmp_path / "submission" / "tokenization.py").write_text(reference_without(TOKENIZATION, 0)[0])
     results = run_autograder(bundle, tmp_path, lean_python)
     assert results["score"] == FULL
     assert all(t["status"] == "passed" for t in results["tests"])

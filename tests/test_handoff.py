@@ -29,9 +29,9 @@ from nbgrader.coursedir import CourseDirectory
 from autograder.handoff import hand_off
 from autograder.handoff.__main__ import main
 from autograder.handoff.gradebook import load_config
-from autograder.parts import POINTS
 from autograder.report.format import points
-from autograder.report.schema import GRADES_COLUMNS
+from autograder.report.schema import grades_columns
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples" / "submitted"
@@ -190,7 +190,7 @@ def test_export_is_our_autograde_plus_the_manual_reflection(graded, course, caps
     maxima = max_scores(course)
     release = nbformat.read(course / "assignments" / A / f"{A}.ipynb", as_version=4)
     order = [grade_id(c) for c in release.cells if grade_id(c).startswith("test_part")]
-    for p, top in POINTS.items():
+    for p, top in TOKENIZATION.points.items():
         cells = [name for name in order if name.startswith(f"test_part{p}_")]
         assert [maxima[name] for name in cells] == [top] + [0.0] * (len(cells) - 1), cells
         bob = grades_of(course, "bob")
@@ -215,14 +215,15 @@ def test_export_is_our_autograde_plus_the_manual_reflection(graded, course, caps
     assert {s: float(r["score"]) for s, r in exported.items()} == pytest.approx({
         "good": 104, "stub": 2.5, "bob": float(ours["bob"]["total"]) + 3, "script": 105,
         "bare": 101})
-    assert {r["max_score"] for r in exported.values()} == {str(float(sum(POINTS.values()) + 5))}
+    assert {r["max_score"] for r in exported.values()} == {str(float(TOKENIZATION.total + 5))}
     assert exported["good"]["timestamp"] == "2030-01-15 09:30:00"
 
 
 def test_failed_hidden_tests_are_gradebook_comments_and_notes(graded, course) -> None:
-    hand_off(course, graded[1])
+    hand_off(course, graded[1], "tokenization")
     ours = our_rows(graded[1])["bob"]
-    assert float(ours["part3"]) < POINTS[3] and float(ours["part2"]) == POINTS[2]
+    points = TOKENIZATION.points
+    assert float(ours["part3"]) < points[3] and float(ours["part2"]) == points[2]
     text = comment(course, "part3_bpe_tokenizer", "bob")
     assert text.startswith("Hidden tests failed in Part 3:\n- "), text
     assert "tie" in text.lower()  # bob's bug: ties go to the wrong pair
@@ -265,7 +266,7 @@ def test_a_jupytext_py_is_read_as_its_notebook(graded, course, tmp_path) -> None
     header, *rows = graded[1].read_text().splitlines()
     script = next(r for r in rows if r.startswith("script,"))
     grades.write_text("\n".join([header, "lighty" + script[len("script"):]]) + "\n")
-    outcome = hand_off(course, grades)
+    outcome = hand_off(course, grades, "tokenization")
     assert "reflection awaits manual grading" in outcome.handed_off["lighty"]
     copy = nbformat.read(course / "autograded" / "lighty" / A / f"{A}.ipynb", as_version=4)
     [cell] = [c for c in copy.cells if grade_id(c) == "reflection"]
@@ -273,17 +274,17 @@ def test_a_jupytext_py_is_read_as_its_notebook(graded, course, tmp_path) -> None
 
 
 def test_a_changed_reflection_flags_its_kept_manual_grade(graded, course) -> None:
-    hand_off(course, graded[1])
+    hand_off(course, graded[1], "tokenization")
     grade_by_hand(course, "reflection", "stub", 3.0)
     grade_by_hand(course, "reflection", "script", 4.0)
-    outcome = hand_off(course, graded[1])  # same files: nothing to review
+    outcome = hand_off(course, graded[1], "tokenization")  # same files: nothing to review
     assert "reflection graded by hand: 3" in outcome.handed_off["stub"]
     assert grades_of(course, "stub")["reflection"] == (None, 3.0, False)
 
     submit(course, "stub", course / "assignments" / A / f"{A}.ipynb", reflection="Rewritten.")
     script = course / "submitted" / "script" / A / f"{A}.py"
     script.write_text(script.read_text().replace(REFLECTION, "Also rewritten."))
-    outcome = hand_off(course, graded[1])
+    outcome = hand_off(course, graded[1], "tokenization")
     for student in ("stub", "script"):
         assert "reflection CHANGED since it was graded by hand" in outcome.handed_off[student]
         assert grades_of(course, student)["reflection"][2] is True  # flagged for review
@@ -291,7 +292,7 @@ def test_a_changed_reflection_flags_its_kept_manual_grade(graded, course) -> Non
 
 
 def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> None:
-    hand_off(course, graded[1])
+    hand_off(course, graded[1], "tokenization")
     page = course / "feedback" / "bob" / A / f"{A}.html"
     before = page.read_text()
     assert "not graded yet" in before and "Total so far" in before
@@ -305,7 +306,7 @@ def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         gb.find_comment("reflection", A, A, "bob").manual_comment = "Good numbers & slopes."
         gb.db.commit()
-    hand_off(course, graded[1])
+    hand_off(course, graded[1], "tokenization")
     after = page.read_text()
     assert "not graded yet" not in after and "Total over everything" in after
     assert f"{points(float(ours['total']) + 4)} <small>/ 105</small>" in after
@@ -314,15 +315,15 @@ def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> 
 
 
 def test_second_hand_off_changes_nothing_and_keeps_manual_grades(graded, course) -> None:
-    hand_off(course, graded[1])
+    hand_off(course, graded[1], "tokenization")
     first = snapshot(course)
-    hand_off(course, graded[1])
+    hand_off(course, graded[1], "tokenization")
     assert snapshot(course) == first
 
     grade_by_hand(course, "reflection", "stub", 3.0)
     grade_by_hand(course, "test_part6_embedding_memory", "good", 19.0)  # a TA's override
     graded_by_hand = snapshot(course)
-    outcome = hand_off(course, graded[1])
+    outcome = hand_off(course, graded[1], "tokenization")
     assert snapshot(course) == graded_by_hand
     assert "reflection graded by hand: 3" in outcome.handed_off["stub"]
 
@@ -333,7 +334,7 @@ def test_second_hand_off_changes_nothing_and_keeps_manual_grades(graded, course)
     row = [f"{float(good[k]) - 1:g}" if k in ("part6", "total") else good[k] for k in good]
     changed.write_text("\n".join(
         ",".join(row) if t.startswith("good,") else t for t in text) + "\n")
-    hand_off(course, changed)
+    hand_off(course, changed, "tokenization")
     assert grades_of(course, "good")["test_part6_embedding_memory"] == (19.0, 19.0, True)
     assert grades_of(course, "stub")["reflection"] == (None, 3.0, False)
 
@@ -377,7 +378,7 @@ def test_bad_grades_file_or_course_is_a_usage_error(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["--course", str(tmp_path), "--grades", str(grades)])
     assert exit_.value.code == 2 and "grades.csv is not valid" in capsys.readouterr().err
-    grades.write_text(",".join(GRADES_COLUMNS) + "\n")
+    grades.write_text(",".join(grades_columns(TOKENIZATION)) + "\n")
     with pytest.raises(SystemExit) as exit_:
         main(["--course", str(tmp_path), "--grades", str(grades)])
     assert exit_.value.code == 2 and "generate_assignment" in capsys.readouterr().err

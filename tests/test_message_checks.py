@@ -14,9 +14,11 @@ import nbformat
 import pytest
 
 from autograder.extract import extract
+from autograder.hidden.tokenization.inputs import duty_problems
 from autograder.sandbox import StudentError
+from autograder.suite.checks import Failures, check
 from autograder.suite.run import grade_file
-from autograder.suite.support import Failures, check, duty_problems
+from tests.course import TOKENIZATION
 
 SOLVED = Path(__file__).resolve().parents[1] / "source" / "tokenization" / "tokenization.ipynb"
 
@@ -125,7 +127,7 @@ def test_a_crash_names_the_students_cell_and_line(tmp_path):
         "    return merged + [{}[pair]]\n"))
     path = tmp_path / "tokenization.ipynb"
     nbformat.write(nb, path)
-    result = grade_file(path, "crash", timeout=240.0)
+    result = grade_file(path, "crash", assignment=TOKENIZATION, timeout=240.0)
     outputs = {t["id"]: t["output"] for t in result["tests"]}
     cell = len(nb.cells)
     assert outputs["part4::test_merge_pair"].startswith(

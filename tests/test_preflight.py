@@ -42,7 +42,7 @@ def test_the_preflight_carries_the_graders_extraction_rules(copy):
 def test_the_preflight_holds_no_hidden_test_or_reference_code():
     text = SHIPPED.read_text(encoding="utf-8")
     assert not re.search(r"^\s*(import|from)\s+(solutions|autograder|tests)\b", text, re.M)
-    for hidden in (ROOT / "autograder" / "suite").glob("test_part*.py"):
+    for hidden in (ROOT / "autograder" / "hidden" / "tokenization").glob("test_part*.py"):
         for name in re.findall(r"^def (test_\w+)", hidden.read_text(encoding="utf-8"), re.M):
             assert name not in text, f"{name} (a hidden test) appears in the preflight"
 

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import solutions as ref
-from solutions import (
+import solutions.tokenization as ref
+from solutions.tokenization import (
     EOW,
     UNK,
     BPETokenizer,
@@ -251,7 +251,7 @@ def test_part3_encode_non_str_is_type_error(bad_text):
 # Trains on random corpora full of ties and prints the merges as JSON; run once per hash seed.
 HASHSEED_SCRIPT = """
 import json, random
-from solutions import BPETokenizer
+from solutions.tokenization import BPETokenizer
 out = []
 for seed in range(6):
     rng = random.Random(seed)

@@ -4,9 +4,9 @@ import ast
 
 import pytest
 
-import solutions
-from autograder.parts import METHOD_PART, PART_OF, PARTS
+import solutions.tokenization as solutions
 from autograder.sandbox.reference import reference_without
+from tests.course import TOKENIZATION
 
 
 def top_level_names(source: str) -> set[str]:
@@ -19,25 +19,25 @@ def top_level_names(source: str) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("part", sorted(PARTS))
+@pytest.mark.parametrize("part", sorted(TOKENIZATION.parts))
 def test_the_graded_part_is_never_sent(part):
-    source, exports = reference_without(part)
-    own = {name for name, p in PART_OF.items() if p == part}
+    source, exports = reference_without(TOKENIZATION, part)
+    own = {name for name, p in TOKENIZATION.part_of.items() if p == part}
     assert not own & top_level_names(source)
     assert not own & set(exports)
-    for (cls, method), p in METHOD_PART.items():
+    for (cls, method), p in TOKENIZATION.method_part.items():
         if p == part:
             namespace: dict = {}
             exec(source, namespace)
             assert not hasattr(namespace[cls], method)
 
 
-@pytest.mark.parametrize("part", sorted(PARTS))
+@pytest.mark.parametrize("part", sorted(TOKENIZATION.parts))
 def test_every_other_part_is_sent_and_works(part):
-    source, exports = reference_without(part)
+    source, exports = reference_without(TOKENIZATION, part)
     namespace: dict = {}
     exec(source, namespace)
-    expected = {name for name, p in PART_OF.items() if p != part}
+    expected = {name for name, p in TOKENIZATION.part_of.items() if p != part}
     if part == 1:  # the tokenizer classes cannot exist without their base class
         expected -= {"CharTokenizer", "BPETokenizer"}
     assert expected <= set(exports)
@@ -47,7 +47,7 @@ def test_every_other_part_is_sent_and_works(part):
 
 def test_the_whole_reference_behaves_like_the_package():
     namespace: dict = {}
-    exec(reference_without(0)[0], namespace)
+    exec(reference_without(TOKENIZATION, 0)[0], namespace)
     tok = namespace["BPETokenizer"](1000)
     tok.train(["hello", "hello", "help"])
     expected = solutions.BPETokenizer(1000)

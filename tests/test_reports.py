@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from autograder.batch import error_result
-from autograder.parts import PARTS, POINTS
 from autograder.report import checked, write_reports
 from autograder.report.feedback import feedback_html
 from autograder.report.grades_csv import grades_csv
@@ -24,6 +22,14 @@ from autograder.report.schema import (
     gradescope_problems,
     result_problems,
 )
+from autograder.results import new_result
+from tests.course import TOKENIZATION
+
+
+def error_result(student_id: str, source: str, error: str) -> dict:
+    """A tokenization result that could not be graded."""
+    return new_result(TOKENIZATION, student_id, source, status="error", error=error)
+
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>&amp;"\''
 
@@ -31,7 +37,7 @@ HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>&amp;"\''
 def graded_result(student_id: str, failing: set[int] = frozenset(), output: str = "") -> dict:
     """A hand-made result: two tests per part, both failed in the parts in ``failing``."""
     tests, parts = [], {}
-    for part, points in POINTS.items():
+    for part, points in TOKENIZATION.points.items():
         each = points / 2
         for i in range(2):
             ok = part not in failing
@@ -45,7 +51,8 @@ def graded_result(student_id: str, failing: set[int] = frozenset(), output: str 
         parts[str(part)] = {"score": 0.0 if part in failing else float(points),
                             "max_score": float(points)}
     return {
-        "student_id": student_id, "source": f"{student_id}/tokenization/tokenization.ipynb",
+        "assignment": "tokenization", "student_id": student_id,
+        "source": f"{student_id}/tokenization/tokenization.ipynb",
         "status": "graded", "error": None, "warnings": [], "tests": tests, "parts": parts,
         "score": sum(p["score"] for p in parts.values()), "max_score": 100.0, "seconds": 1.5,
     }
@@ -66,7 +73,7 @@ def batch() -> list[dict]:
 @pytest.fixture(scope="module")
 def out(batch: list[dict], tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("reports")
-    write_reports(batch, folder, wall_seconds=3.0, jobs=2)
+    write_reports(batch, folder, TOKENIZATION, wall_seconds=3.0, jobs=2)
     return folder
 
 
@@ -82,7 +89,7 @@ def test_every_report_file_is_written(out: Path, batch: list[dict]) -> None:
 
 
 def test_grades_csv_is_valid_and_sorted(out: Path) -> None:
-    check_grades_file(out / "grades.csv")
+    check_grades_file(out / "grades.csv", TOKENIZATION)
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text())))
     assert [r["student_id"] for r in rows] == ["alice", "bob", "erin", "mallory"]
     bob = rows[1]
@@ -99,10 +106,10 @@ def test_results_json_follow_gradescope_schema(out: Path) -> None:
             assert {"name", "score", "max_score", "status", "output", "visibility"} <= test.keys()
             assert test.get("output_format", "text") == "text"  # never rendered as HTML
     bob = json.loads((out / "bob" / "results.json").read_text())
-    assert bob["score"] == 55 and len(bob["tests"]) == 2 * len(PARTS)
+    assert bob["score"] == 55 and len(bob["tests"]) == 2 * len(TOKENIZATION.parts)
     erin = json.loads((out / "erin" / "results.json").read_text())
     assert erin["score"] == 0 and "not a readable notebook" in erin["output"]
-    assert sum(t["max_score"] for t in erin["tests"]) == sum(POINTS.values())
+    assert sum(t["max_score"] for t in erin["tests"]) == sum(TOKENIZATION.points.values())
 
 
 @pytest.mark.parametrize(
@@ -122,7 +129,7 @@ def test_results_json_follow_gradescope_schema(out: Path) -> None:
     ],
 )
 def test_schema_rejects_broken_results_json(breakage, batch, tmp_path: Path) -> None:
-    data = gradescope_results(batch[1])
+    data = gradescope_results(batch[1], TOKENIZATION)
     assert gradescope_problems(data) == []
     broken = copy.deepcopy(data)
     breakage(broken)
@@ -152,7 +159,7 @@ def test_schema_rejects_broken_results_json(breakage, batch, tmp_path: Path) -> 
 )
 def test_schema_rejects_broken_grades_csv(old: str, new: str, out: Path, tmp_path: Path) -> None:
     text = (out / "grades.csv").read_text()
-    assert grades_csv_problems(text) == []
+    assert grades_csv_problems(text, TOKENIZATION) == []
     assert old in text, old
     broken = text.replace(old, new, 1)
     if old == ",100,error,":  # drop the reason of the error row
@@ -160,11 +167,11 @@ def test_schema_rejects_broken_grades_csv(old: str, new: str, out: Path, tmp_pat
             ",".join(line.split(",")[:-1]) + "," if ",error," in line else line
             for line in text.splitlines()
         ) + "\n"
-    assert grades_csv_problems(broken), (old, new)
+    assert grades_csv_problems(broken, TOKENIZATION), (old, new)
     path = tmp_path / "grades.csv"
     path.write_text(broken)
     with pytest.raises(SchemaError):
-        check_grades_file(path)
+        check_grades_file(path, TOKENIZATION)
 
 
 class _Tags(HTMLParser):
@@ -191,14 +198,14 @@ def test_feedback_escapes_hostile_strings(out: Path, batch: list[dict]) -> None:
     evil = graded_result(HOSTILE)
     evil["source"] = HOSTILE
     parser = _Tags()
-    parser.feed(feedback_html(evil))
+    parser.feed(feedback_html(evil, TOKENIZATION))
     assert "script" not in parser.tags and "img" not in parser.tags
     assert "Content-Security-Policy" in page
 
 
 def test_feedback_lists_parts_tests_and_warnings(out: Path) -> None:
     page = (out / "bob" / "feedback.html").read_text()
-    for part, title in PARTS.items():
+    for part, title in TOKENIZATION.parts.items():
         assert f"Part {part}: {title}" in page
     assert "0 / 25" in page and "25 / 25" not in page  # Part 3 failed
     assert "part 3 check 1" in page and "expected 1, got 2" in page
@@ -213,7 +220,7 @@ def test_hidden_tests_are_counted_not_listed(tmp_path: Path) -> None:
         if test["part"] == 2:
             test["visibility"] = "hidden"
             test["name"] = "secret test name"
-    page = feedback_html(result)
+    page = feedback_html(result, TOKENIZATION)
     assert "secret test name" not in page and "2 more tests are not shown" in page
 
 
@@ -230,26 +237,27 @@ def test_summary_names_failures_and_most_missed(out: Path) -> None:
 def test_an_inconsistent_result_is_reported_as_a_failure() -> None:
     bad = graded_result("carl")
     bad["score"] = 42.0  # parts add up to 100
-    assert result_problems(bad)
-    results = [checked(bad), checked(graded_result("dora"))]
-    rows = list(csv.DictReader(io.StringIO(grades_csv(results))))
+    assert result_problems(bad, TOKENIZATION)
+    results = [checked(bad, TOKENIZATION), checked(graded_result("dora"), TOKENIZATION)]
+    rows = list(csv.DictReader(io.StringIO(grades_csv(results, TOKENIZATION))))
     assert rows[0]["status"] == "error" and "grader error" in rows[0]["error"]
     assert rows[0]["total"] == "" and rows[1]["total"] == "100"  # not graded: no number
     missing = graded_result("dan")
     del missing["parts"]
-    assert checked(missing)["status"] == "error"
+    assert checked(missing, TOKENIZATION)["status"] == "error"
 
 
 def test_student_ids_cannot_escape_the_output_folder(tmp_path: Path) -> None:
-    write_reports([graded_result(".."), graded_result("grades.csv")], tmp_path / "out")
+    write_reports([graded_result(".."), graded_result("grades.csv")], tmp_path / "out",
+                  TOKENIZATION)
     assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir()) == [
         "_..", "_grades.csv"
     ]
     assert not (tmp_path / "results.json").exists()
-    check_grades_file(tmp_path / "out" / "grades.csv")
+    check_grades_file(tmp_path / "out" / "grades.csv", TOKENIZATION)
 
 
 def test_grades_csv_neutralises_formula_errors() -> None:
-    text = grades_csv([error_result("eve", "eve.py", "=HYPERLINK(\"http://x\")")])
+    text = grades_csv([error_result("eve", "eve.py", "=HYPERLINK(\"http://x\")")], TOKENIZATION)
     row = list(csv.DictReader(io.StringIO(text)))[0]
     assert row["error"].startswith("'=HYPERLINK")

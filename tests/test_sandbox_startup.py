@@ -20,6 +20,7 @@ from autograder.cache import ResultCache
 from autograder.sandbox import limits
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def reference_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("startup") / "reference.py"
-    path.write_text(reference_without(0)[0], encoding="utf-8")
+    path.write_text(reference_without(TOKENIZATION, 0)[0], encoding="utf-8")
     return path
 
 
@@ -35,12 +36,12 @@ def test_a_worker_that_dies_before_it_is_ready_is_a_grading_error(
     reference_file, monkeypatch, tmp_path
 ):
     monkeypatch.setenv(limits.PROBED_ENV, f"basic:{limits.WORKER_DIGEST}:/bin/false")
-    result = grade_file(reference_file, "someone", timeout=120)
+    result = grade_file(reference_file, "someone", assignment=TOKENIZATION, timeout=120)
     assert result["status"] == "error", "a sandbox that never started was scored"
     assert result["error"].startswith("environment: the sandboxed worker did not start")
     assert result["score"] == 0
     # An error is not a grade: the cache keeps nothing, so the next run grades again.
-    cache = ResultCache(tmp_path, options="")
+    cache = ResultCache(tmp_path, TOKENIZATION, options="")
     cache.put(reference_file, result)
     assert cache.get(reference_file) is None and not list(tmp_path.iterdir())
 
@@ -48,7 +49,7 @@ def test_a_worker_that_dies_before_it_is_ready_is_a_grading_error(
 def test_a_probe_made_for_another_worker_program_is_probed_again(reference_file, monkeypatch):
     # What a batch that straddles an update of the grader inherits from its parent.
     monkeypatch.setenv(limits.PROBED_ENV, f"basic:{'0' * 16}:/bin/false")
-    result = grade_file(reference_file, "someone", timeout=120)
+    result = grade_file(reference_file, "someone", assignment=TOKENIZATION, timeout=120)
     assert result["status"] == "graded", result["error"]
     assert result["score"] == 100
 
@@ -116,11 +117,11 @@ def test_a_submission_that_kills_new_workers_cannot_pass_for_a_broken_machine(tm
     # start after its code ran. The grader must take it all down and start again, not
     # call that an environment failure (an error row instead of the student's zero).
     path = tmp_path / "killer.py"
-    path.write_text(reference_without(0)[0] + "\n\n" + KILLER, encoding="utf-8")
+    path.write_text(reference_without(TOKENIZATION, 0)[0] + "\n\n" + KILLER, encoding="utf-8")
     env = {**os.environ, "AUTOGRADER_ISOLATION": "basic"}
     env.pop(limits.PROBED_ENV, None)
     code = ("import json, sys; from autograder.suite.run import grade_file; "
-            "r = grade_file(sys.argv[1], 'killer', timeout=200); "
+            "r = grade_file(sys.argv[1], 'killer', assignment=TOKENIZATION, timeout=200); "
             "print(json.dumps({k: r[k] for k in ('status', 'error', 'score')}))")
     done = subprocess.run([sys.executable, "-c", code, str(path)], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=300)

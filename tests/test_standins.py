@@ -11,10 +11,10 @@ import ast
 
 import pytest
 
-from autograder.parts import POINTS
 from autograder.sandbox import Worker
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
+from tests.course import TOKENIZATION
 
 BASE_WITH_CONSTANTS = '''
 class Tokenizer:
@@ -37,7 +37,7 @@ class Tokenizer:
 
 
 def _reference_without_base() -> str:
-    tree = ast.parse(reference_without(0)[0])
+    tree = ast.parse(reference_without(TOKENIZATION, 0)[0])
     tree.body = [n for n in tree.body
                  if not (isinstance(n, ast.ClassDef) and n.name == "Tokenizer")
                  and not (isinstance(n, ast.ImportFrom) and n.module == "__future__")]
@@ -60,7 +60,7 @@ def tinytorch_style() -> str:
 
 def helper_used_across_parts() -> str:
     """Part 5's create_tokenizer calls a helper method of the student's own CharTokenizer."""
-    tree = ast.parse(reference_without(0)[0])
+    tree = ast.parse(reference_without(TOKENIZATION, 0)[0])
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "CharTokenizer":
             node.body += ast.parse("def fit(self, corpus):\n    self.build_vocab(corpus)").body
@@ -74,10 +74,10 @@ def helper_used_across_parts() -> str:
 def test_a_differently_organised_correct_submission_keeps_full_marks(tmp_path, make):
     path = tmp_path / f"{make.__name__}.py"
     path.write_text(make(), encoding="utf-8")
-    result = grade_file(path, make.__name__, timeout=240)
+    result = grade_file(path, make.__name__, assignment=TOKENIZATION, timeout=240)
     assert result["status"] == "graded", result["error"]
     lost = [(t["id"], t["output"]) for t in result["tests"] if t["status"] == "failed"]
-    assert result["score"] == sum(POINTS.values()), lost
+    assert result["score"] == sum(TOKENIZATION.points.values()), lost
 
 
 TRUSTED = """
@@ -100,11 +100,11 @@ def test_a_part_that_passed_runs_the_students_own_code_once_trusted(tmp_path):
     from security.hostile import submission
 
     code = submission(tmp_path, TRUSTED)
-    with Worker(code, part=3, timeout=30) as worker:
+    with Worker(TOKENIZATION, code, part=3, timeout=30) as worker:
         assert worker.call("uses_merge_pair") == ["ab"]  # the reference stands in
         worker.trust(["merge_pair", "word_frequencies"])
         assert worker.call("uses_merge_pair") == ["mine"]
-    with Worker(code, part=5, timeout=30) as worker:
+    with Worker(TOKENIZATION, code, part=5, timeout=30) as worker:
         tok = worker.call("CharTokenizer")
         assert worker.method(tok, "encode", "a") == [0]
         worker.trust(["CharTokenizer"])

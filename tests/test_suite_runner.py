@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from autograder.parts import POINTS
 from autograder.sandbox.reference import reference_without
-from autograder.suite.run import SUITE_DIR, grade_file
+from autograder.suite.run import grade_file
+from tests.course import TOKENIZATION
 
-REFERENCE = reference_without(0)[0]
+REFERENCE = reference_without(TOKENIZATION, 0)[0]
 
 
 def stub_source() -> str:
@@ -434,7 +434,7 @@ def graded(tmp_path_factory):
         paths[name] = folder / f"{name}.py"
         paths[name].write_text(source, encoding="utf-8")
     with ThreadPoolExecutor(max_workers=3) as pool:
-        futures = {name: pool.submit(grade_file, path, name, timeout=240)
+        futures = {name: pool.submit(grade_file, path, name, assignment=TOKENIZATION, timeout=240)
                    for name, path in paths.items()}
         return {name: future.result() for name, future in futures.items()}
 
@@ -449,10 +449,10 @@ def failed(result) -> set[str]:
 
 def test_every_part_adds_up_to_its_points(graded):
     result = graded["reference"]
-    for part, points in POINTS.items():
+    for part, points in TOKENIZATION.points.items():
         assert sum(t["max_score"] for t in result["tests"] if t["part"] == part) == points
         assert result["parts"][str(part)]["max_score"] == points
-    assert result["max_score"] == sum(POINTS.values())
+    assert result["max_score"] == sum(TOKENIZATION.points.values())
 
 
 def test_reference_gets_full_marks(graded):
@@ -460,14 +460,14 @@ def test_reference_gets_full_marks(graded):
     assert result["status"] == "graded", result["error"]
     assert failed(result) == set(), [t["output"] for t in result["tests"]
                                      if t["status"] == "failed"]
-    assert part_scores(result) == {p: float(m) for p, m in POINTS.items()}
+    assert part_scores(result) == {p: float(m) for p, m in TOKENIZATION.points.items()}
     assert result["score"] == 100
 
 
 def test_stub_gets_zero_everywhere(graded):
     result = graded["stub"]
     assert result["status"] == "graded", result["error"]
-    assert part_scores(result) == {p: 0.0 for p in POINTS}
+    assert part_scores(result) == {p: 0.0 for p in TOKENIZATION.points}
     outputs = [t["output"] for t in result["tests"]]
     assert not any("InternalError" in o or "grader could not" in o for o in outputs), outputs
 
@@ -504,7 +504,7 @@ def test_a_cell_that_does_not_parse_costs_only_its_own_definitions(graded):
     assert result["status"] == "graded", result["error"]
     assert any("not valid Python" in w for w in result["warnings"]), result["warnings"]
     scores = part_scores(result)
-    assert all(scores[p] == POINTS[p] for p in range(1, 6)), scores
+    assert all(scores[p] == TOKENIZATION.points[p] for p in range(1, 6)), scores
     assert failed(result) == {"part6::test_vocab_tradeoff"}
 
 
@@ -512,20 +512,21 @@ def test_a_submission_that_exits_while_loading_gets_fair_zeros(graded):
     everywhere = graded["exit_all"]
     # The student's own exit is the student's zero, not a sandbox that did not start.
     assert everywhere["status"] == "graded", everywhere["error"]
-    assert part_scores(everywhere) == {p: 0.0 for p in POINTS}
+    assert part_scores(everywhere) == {p: 0.0 for p in TOKENIZATION.points}
     assert everywhere["seconds"] < 120
     part3 = graded["exit_part3"]
     assert part3["status"] == "graded", part3["error"]
     scores = part_scores(part3)
     assert scores[3] == 0
-    assert all(scores[p] == POINTS[p] for p in POINTS if p != 3), scores
+    assert all(scores[p] == TOKENIZATION.points[p] for p in TOKENIZATION.points if p != 3), scores
     outputs = {t["output"] for t in part3["tests"] if t["part"] == 3}
     assert all("crashed" in o for o in outputs), outputs
 
 
 def suite_lines() -> set[str]:
     lines = set()
-    for path in Path(SUITE_DIR).glob("*.py"):
+    engine_suite = Path(grade_file.__code__.co_filename).parent
+    for path in [*TOKENIZATION.folder.glob("*.py"), *engine_suite.glob("*.py")]:
         for line in path.read_text(encoding="utf-8").splitlines():
             if len(line.strip()) > 25:
                 lines.add(line.strip())
@@ -544,12 +545,12 @@ def test_messages_show_no_suite_source_and_no_traceback(graded):
 
 
 def test_an_unreadable_submission_is_an_error_not_a_crash(tmp_path):
-    missing = grade_file(tmp_path / "missing.ipynb", "nobody")
+    missing = grade_file(tmp_path / "missing.ipynb", "nobody", assignment=TOKENIZATION)
     assert missing["status"] == "error" and "unreadable" in missing["error"]
     assert missing["parts"]["3"] == {"score": 0.0, "max_score": 25.0}
     empty = tmp_path / "empty.py"
     empty.write_text("print('hello')\n", encoding="utf-8")
-    result = grade_file(empty, "nobody")
+    result = grade_file(empty, "nobody", assignment=TOKENIZATION)
     assert result["status"] == "error" and "no code" in result["error"]
     assert result["score"] == 0 and result["max_score"] == 100
 
@@ -568,13 +569,13 @@ def test_build_vocab_may_use_state_from_the_students_own_constructor(graded):
 
 
 def test_state_from_the_students_constructor_never_overrides_the_reference(graded):
-    assert part_scores(graded["init_sets_size"])[4] == POINTS[4]
+    assert part_scores(graded["init_sets_size"])[4] == TOKENIZATION.points[4]
 
 
 def test_a_constructor_that_hangs_costs_part2_only(graded):
     scores = part_scores(graded["init_loops"])
     assert scores[2] == 0
-    assert all(scores[p] == POINTS[p] for p in POINTS if p != 2), scores
+    assert all(scores[p] == TOKENIZATION.points[p] for p in TOKENIZATION.points if p != 2), scores
 
 
 def test_a_subclass_override_keeps_build_vocab_in_part4(graded):

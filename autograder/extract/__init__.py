@@ -1,4 +1,7 @@
-"""Step 1 of grading: turn a notebook or ``.py`` file into statements grouped by part.
+"""Step 1 of grading: turn a notebook or ``.py`` file into the statements that are graded.
+
+Extraction knows no assignment: which part a statement belongs to is decided later,
+from the names it defines and the assignment's ``PART_OF`` (``StudentCode.for_part``).
 
 ``extract`` does the work in the calling process. The grader calls ``extract_limited``:
 the same work in a child process under memory and CPU limits and a wall-clock timeout,
@@ -32,7 +35,7 @@ def extract(path: Path) -> StudentCode:
 
 def to_json(code: StudentCode) -> str:
     """``code`` as JSON (``from_json`` reads it back)."""
-    return json.dumps({"statements": [[s.source, s.origin, list(s.names), s.part]
+    return json.dumps({"statements": [[s.source, s.origin, list(s.names)]
                                       for s in code.statements],
                        "warnings": code.warnings})
 
@@ -41,9 +44,8 @@ def from_json(text: str) -> StudentCode:
     """A ``StudentCode`` from ``to_json``'s text; ``ValueError`` if it is not one."""
     data = json.loads(text)
     try:
-        statements = [Statement(str(source), str(origin), tuple(str(n) for n in names),
-                                part if type(part) is int else None)
-                      for source, origin, names, part in data["statements"]]
+        statements = [Statement(str(source), str(origin), tuple(str(n) for n in names))
+                      for source, origin, names in data["statements"]]
         return StudentCode(statements, [str(w) for w in data["warnings"]])
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not an extracted submission ({exc})") from None

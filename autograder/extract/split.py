@@ -1,8 +1,8 @@
-"""Cut student source into top-level statements and assign each to a part.
+"""Cut student source into the top-level statements that are graded.
 
 Only definitions are kept (``kept_names`` below is the rule): imports, ``def`` and
-``class`` statements, assignments to UPPER_CASE names (the spec's constants such as
-``Q1_EMBEDDING_MIB``), assignments of a literal value to a name of any case
+``class`` statements, assignments to UPPER_CASE names (the spec's answer constants),
+assignments of a literal value to a name of any case
 (``vocab_size = 50``), and ``try``/``if`` blocks whose bodies only import or define (``try:
 from tqdm import tqdm`` / ``except ImportError: tqdm = lambda x: x``). Everything else at
 the top level (demo calls, prints, plots, loops, the student's own asserts) is dropped,
@@ -13,11 +13,13 @@ sets a name a kept definition reads (the kept code would fail with ``NameError``
 kept import of a module graded code cannot import (the standard library, numpy and regex
 only). Both name the cell and line and say the rule.
 
-A definition whose name is in the spec belongs to that name's part; any other kept
-statement is *shared* (helpers, imports) and is loaded with every part.
+Which part a statement belongs to is the assignment's business, not extraction's
+(``StudentCode.for_part`` with the assignment's ``PART_OF``): a definition of a spec name
+belongs to that name's part; any other kept statement is *shared* (helpers, imports)
+and is loaded with every part.
 
 The section between the ``extraction rules`` markers depends on the standard library only:
-the student's preflight (``source/tokenization/preflight.py``) carries a verbatim copy,
+the students' preflight (``source/<assignment>/preflight.py``) carries a verbatim copy,
 and ``tests/test_preflight.py`` checks that the two agree.
 """
 
@@ -27,7 +29,6 @@ import symtable
 import sys
 from dataclasses import dataclass, field
 
-from ..parts import PART_OF
 from .read import Chunk, parse
 
 # --- extraction rules (copied verbatim into preflight.py; stdlib: ast builtins symtable sys) ---
@@ -201,7 +202,6 @@ class Statement:
     source: str
     origin: str  # "cell 7, line 3"
     names: tuple[str, ...]  # the names it defines
-    part: int | None  # None: shared by every part
 
 
 @dataclass
@@ -215,18 +215,17 @@ class StudentCode:
         """Every top-level name the submission defines."""
         return {name for st in self.statements for name in st.names}
 
-    def for_part(self, part: int, also: tuple[str, ...] = ()) -> list[Statement]:
-        """Shared statements plus the definitions of ``part`` (and of the names in ``also``)."""
-        return [
-            st
-            for st in self.statements
-            if st.part is None or st.part == part or any(n in also for n in st.names)
-        ]
-
-
-def _part_of(names: tuple[str, ...]) -> int | None:
-    parts = {PART_OF[n] for n in names if n in PART_OF}
-    return parts.pop() if len(parts) == 1 else None
+    def for_part(self, part: int, part_of: dict[str, int],
+                 also: tuple[str, ...] = ()) -> list[Statement]:
+        """Shared statements plus the definitions of ``part`` (and of the names in
+        ``also``). ``part_of`` is the assignment's map of spec names to parts; a
+        statement that defines names of no part, or of several, is shared."""
+        kept = []
+        for st in self.statements:
+            parts = {part_of[n] for n in st.names if n in part_of}
+            if len(parts) != 1 or parts == {part} or any(n in also for n in st.names):
+                kept.append(st)
+        return kept
 
 
 # At most this many warnings about dropped names, so that a notebook of demos stays readable.
@@ -277,6 +276,6 @@ def split_code(chunks: list[Chunk]) -> StudentCode:
                 code.warnings.append(f"{origin}: skipped, too deep")
                 continue
             code.warnings.extend(import_warning(origin, m) for m in unavailable_imports(node))
-            code.statements.append(Statement(source, origin, names, _part_of(names)))
+            code.statements.append(Statement(source, origin, names))
     code.warnings.extend(_dropped_warnings(code, dropped))
     return code

@@ -4,6 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..assignment import known
 from ..report.format import one_line
 from ..report.schema import SchemaError
 from . import HandoffError, hand_off
@@ -19,8 +20,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the nbgrader course folder (with gradebook.db and submitted/)")
     parser.add_argument("--grades", type=Path, required=True, metavar="CSV",
                         help="grades.csv written by `python -m autograder grade`")
-    parser.add_argument("--assignment", default="tokenization",
-                        help="nbgrader assignment name (default: %(default)s)")
+    parser.add_argument("--assignment", required=True, choices=known(),
+                        help="the nbgrader assignment the grades are for")
     args = parser.parse_args(argv)
     try:
         outcome = hand_off(args.course, args.grades, args.assignment)

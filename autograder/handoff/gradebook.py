@@ -24,8 +24,8 @@ from sqlalchemy.exc import SAWarning
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
+from ..assignment import Assignment, load
 from ..collect import pick_file
-from ..parts import PARTS, POINTS
 from ..report.format import one_line, points
 from ..report.schema import check_grades_file
 from .copies import Copy, formgrader_copy, note, reflection_text
@@ -55,11 +55,11 @@ class Outcome:
     not_in_grades: list[str] = field(default_factory=list)  # submissions left alone
 
 
-def read_grades(path: Path) -> list[Row]:
-    """The rows of a ``grades.csv`` written by ``python -m autograder grade``."""
-    check_grades_file(path)
+def read_grades(path: Path, assignment: Assignment) -> list[Row]:
+    """The rows of ``assignment``'s ``grades.csv`` written by ``python -m autograder grade``."""
+    check_grades_file(path, assignment)
     with open(path, newline="", encoding="utf-8") as fh:
-        return [Row(r["student_id"], {p: float(r[f"part{p}"] or 0) for p in PARTS},
+        return [Row(r["student_id"], {p: float(r[f"part{p}"] or 0) for p in assignment.parts},
                     r["status"], r["error"]) for r in csv.DictReader(fh)]
 
 
@@ -88,6 +88,7 @@ class Handoff:
         self.config = load_config(course)
         self.coursedir = CourseDirectory(config=self.config)
         self.assignment = assignment
+        self.spec = load(assignment)  # its parts and points
         self.graded = graded  # the grader's --out folder: <student>/results.json
         db = self.coursedir.db_url
         if db.startswith("sqlite:///") and not Path(db[len("sqlite:///"):]).is_file():
@@ -105,8 +106,8 @@ class Handoff:
     def test_cells(self) -> tuple[str, dict[int, list[str]]]:
         """The notebook and its test cells by part, each part's scored cell first.
 
-        Checks the cells against POINTS, then puts each part's points on its first test cell
-        in the release notebook (name order without one) and 0 on the others.
+        Checks the cells against the spec's points, then puts each part's points on its
+        first test cell in the release notebook (name order without one) and 0 on the others.
         """
         try:
             notebooks = self.gb.find_assignment(self.assignment).notebooks
@@ -122,23 +123,23 @@ class Handoff:
         except (OSError, ValueError):
             order = []
         rank = {name: i for i, name in enumerate(order) if name}
-        by_part: dict[int, list] = {p: [] for p in PARTS}
+        by_part: dict[int, list] = {p: [] for p in self.spec.parts}
         for cell in notebooks[0].grade_cells:
             if cell.cell_type != "code":
                 continue
             match = TEST_CELL.match(cell.name)
-            if not match or int(match.group(1)) not in PARTS:
+            if not match or int(match.group(1)) not in self.spec.parts:
                 raise HandoffError(f"code grade cell {cell.name!r} belongs to no part, so "
                                    "our grader does not score it")
             by_part[int(match.group(1))].append(cell)
         for p, cells in by_part.items():
-            if abs(sum(c.max_score for c in cells) - POINTS[p]) > 1e-9:
+            if abs(sum(c.max_score for c in cells) - self.spec.points[p]) > 1e-9:
                 raise HandoffError(f"part {p}: its test cells hold "
                                    f"{sum(c.max_score for c in cells):g} points but "
-                                   f"autograder.parts.POINTS gives {POINTS[p]}")
+                                   f"the assignment's spec.py gives {self.spec.points[p]}")
             cells.sort(key=lambda c: (rank.get(c.name, len(rank)), c.name))
             for i, cell in enumerate(cells):
-                self.set_points(cell.name, float(POINTS[p]) if i == 0 else 0.0)
+                self.set_points(cell.name, float(self.spec.points[p]) if i == 0 else 0.0)
         self.gb.db.commit()
         return self.notebook, {p: [c.name for c in cells] for p, cells in by_part.items()}
 
@@ -159,7 +160,7 @@ class Handoff:
         for cell in sorted(self.gb.find_notebook(self.notebook, self.assignment).solution_cells,
                            key=lambda c: c.name):
             match = SOLUTION_CELL.match(cell.name)
-            if match and int(match.group(1)) in PARTS:
+            if match and int(match.group(1)) in self.spec.parts:
                 firsts.setdefault(int(match.group(1)), cell.name)
         return {name: p for p, name in firsts.items()}
 
@@ -219,7 +220,7 @@ class Handoff:
                        result, sub, submitted, self.assignment)
 
         if row.status == "graded":
-            done = f"{points(sum(row.parts.values()))} / {sum(POINTS.values())} autograded"
+            done = f"{points(sum(row.parts.values()))} / {self.spec.total} autograded"
         elif chosen is None:
             done = f"nothing gradable submitted ({one_line(row.error, 80)}): 0 autograded"
         else:
@@ -288,11 +289,11 @@ class Handoff:
                 elif row.status != "graded":
                     note(cells[name], "Not scored: the hidden autograder could not grade this "
                          f"submission ({one_line(row.error, 120)}). Grade Part {p} by hand "
-                         f"here (out of {POINTS[p]}).")
+                         f"here (out of {self.spec.points[p]}).")
                 else:
                     lines = [f"Scored by the hidden autograder, not by running this cell: "
-                             f"Part {p} ({PARTS[p]}) earned {points(row.parts[p])} / "
-                             f"{POINTS[p]}, all on this cell."]
+                             f"Part {p} ({self.spec.parts[p]}) earned {points(row.parts[p])} / "
+                             f"{self.spec.points[p]}, all on this cell."]
                     if failed.get(p):
                         lines += ["Hidden tests failed:", *failed[p]]
                     note(cells[name], "\n".join(lines))

@@ -19,7 +19,8 @@ coincide are made unique, and so are folder names that coincide once made safe.
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..results import SubmissionResult
+from ..assignment import Assignment
+from ..results import SubmissionResult, new_result
 from .feedback import write_feedback
 from .grades_csv import write_grades_csv
 from .gradescope import write_gradescope
@@ -41,16 +42,15 @@ class Reports:
     files: list[Path]
 
 
-def checked(result: SubmissionResult) -> SubmissionResult:
+def checked(result: SubmissionResult, assignment: Assignment) -> SubmissionResult:
     """``result`` if it is consistent, else a failure to grade that says what is wrong."""
-    from ..batch import error_result  # batch imports this package (through ``safe``)
-
-    problems = result_problems(result)
+    problems = result_problems(result, assignment)
     if not problems:
         return result
     student = str(result.get("student_id", "?")) if isinstance(result, dict) else "?"
     source = str(result.get("source", "")) if isinstance(result, dict) else ""
-    bad = error_result(student, source, f"grader error: inconsistent result ({problems[0]})")
+    bad = new_result(assignment, student, source, status="error",
+                     error=f"grader error: inconsistent result ({problems[0]})")
     if isinstance(result, dict) and isinstance(result.get("seconds"), (int, float)):
         bad["seconds"] = float(result["seconds"])
     return bad
@@ -95,15 +95,16 @@ def folder_names(results: list[SubmissionResult]) -> list[str]:
 def write_reports(
     results: list[SubmissionResult],
     out_dir: Path,
+    assignment: Assignment,
     *,
-    assignment: str = "tokenization",
     wall_seconds: float = 0.0,
     jobs: int = 1,
 ) -> Reports:
     """Write every report for ``results`` into ``out_dir`` and check them."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = sorted((checked(safe_result(r)) for r in results), key=lambda r: r["student_id"])
+    results = sorted((checked(safe_result(r), assignment) for r in results),
+                     key=lambda r: r["student_id"])
     results = distinct_students(results)
     files = []
     for result, name in zip(results, folder_names(results)):
@@ -113,17 +114,17 @@ def write_reports(
                                   *result["warnings"]]
         folder = out_dir / name
         folder.mkdir(exist_ok=True)
-        files.append(write_gradescope(result, folder / "results.json"))
+        files.append(write_gradescope(result, folder / "results.json", assignment))
         files.append(write_feedback(result, folder / "feedback.html", assignment))
         check_gradescope_file(files[-2])
-    files.append(write_grades_csv(results, out_dir / "grades.csv"))
-    check_grades_file(files[-1])
-    stats = ClassStats(results)
+    files.append(write_grades_csv(results, out_dir / "grades.csv", assignment))
+    check_grades_file(files[-1], assignment)
+    stats = ClassStats(results, assignment)
     from .plots import write_plots  # matplotlib takes seconds to import; only load it here
 
     files += write_plots(stats, out_dir)
     summary = out_dir / "summary.md"
-    summary.write_text(summary_markdown(stats, assignment, wall_seconds, jobs), encoding="utf-8")
+    summary.write_text(summary_markdown(stats, wall_seconds, jobs), encoding="utf-8")
     files.append(summary)
     return Reports(out_dir, stats, files)
 

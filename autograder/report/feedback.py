@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from ..parts import PARTS
+from ..assignment import Assignment
 from ..results import SubmissionResult, TestResult
 from .format import points
 
@@ -111,12 +111,12 @@ def _test_rows(test: TestResult) -> str:
     return row
 
 
-def _part_section(result: SubmissionResult, part: int) -> str:
+def _part_section(result: SubmissionResult, part: int, title: str) -> str:
     score = result["parts"][str(part)]
     tests = [t for t in result["tests"] if int(t["part"]) == part]
     shown = [t for t in tests if t["visibility"] != "hidden"]
     failed = sum(t["status"] != "passed" for t in shown)
-    title = f"Part {part}: {PARTS[part]}"
+    title = f"Part {part}: {title}"
     html = [
         f'<section id="part{part}"><h2><span>{escape(title)}</span>'
         f'<span>{points(score["score"])} / {points(score["max_score"])}</span></h2>',
@@ -135,7 +135,7 @@ def _part_section(result: SubmissionResult, part: int) -> str:
     return "\n".join(html)
 
 
-def feedback_html(result: SubmissionResult, assignment: str = "tokenization",
+def feedback_html(result: SubmissionResult, assignment: Assignment,
                   hand_graded: Sequence[HandGraded] = (), overall: Overall | None = None) -> str:
     """The whole page for one result, with what was graded by hand if there is any."""
     sid, source = escape(result["student_id"]), escape(result["source"])
@@ -145,7 +145,7 @@ def feedback_html(result: SubmissionResult, assignment: str = "tokenization",
         top = points(overall.max_score)
     body = [
         "<header><div>",
-        f"<h1>{escape(assignment.capitalize())}: autograder feedback</h1>",
+        f"<h1>{escape(assignment.title)}: autograder feedback</h1>",
         f'<p class="meta">Student: <b>{sid}</b> · file: <code>{source}</code></p>',
         "</div>",
         f'<div class="total">{score} <small>/ {top}</small></div></header>',
@@ -170,7 +170,7 @@ def feedback_html(result: SubmissionResult, assignment: str = "tokenization",
                 if overall.pending else "Total over everything: autograded and graded by hand.")
         body.append(f'<p class="note">{what}{late} The autograder gave '
                     f'{points(result["score"])} / {points(result["max_score"])}.</p>')
-    body += [_part_section(result, p) for p in PARTS]
+    body += [_part_section(result, p, title) for p, title in assignment.parts.items()]
     body += [_hand_section(item) for item in hand_graded]
     body.append(
         "<footer>Each part is graded on its own, so a bug in one part does not cost points "
@@ -185,12 +185,12 @@ def feedback_html(result: SubmissionResult, assignment: str = "tokenization",
         '<meta http-equiv="Content-Security-Policy" '
         "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(assignment)} feedback: {sid}</title>\n<style>{CSS}</style>\n"
+        f"<title>{escape(assignment.title)} feedback: {sid}</title>\n<style>{CSS}</style>\n"
         "</head>\n<body><main>\n" + "\n".join(body) + "\n</main></body>\n</html>\n"
     )
 
 
-def write_feedback(result: SubmissionResult, path: Path, assignment: str = "tokenization",
+def write_feedback(result: SubmissionResult, path: Path, assignment: Assignment,
                    hand_graded: Sequence[HandGraded] = (), overall: Overall | None = None) -> Path:
     """Write ``feedback.html`` (or the hand-off's page, with ``hand_graded`` and ``overall``)."""
     page = feedback_html(result, assignment, hand_graded, overall)

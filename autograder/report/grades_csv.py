@@ -14,17 +14,17 @@ import csv
 import io
 from pathlib import Path
 
-from ..parts import PARTS
+from ..assignment import Assignment
 from ..results import SubmissionResult
 from .format import one_line, points
-from .schema import GRADES_COLUMNS, SchemaError, grades_csv_problems
+from .schema import SchemaError, grades_columns, grades_csv_problems
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def grade_row(result: SubmissionResult) -> list[str]:
+def grade_row(result: SubmissionResult, assignment: Assignment) -> list[str]:
     """The CSV row of one result; the total is the sum of the rounded parts."""
-    parts = [round(float(result["parts"][str(p)]["score"]), 2) for p in PARTS]
+    parts = [round(float(result["parts"][str(p)]["score"]), 2) for p in assignment.parts]
     graded = result["status"] == "graded"
     return [
         _cell(result["student_id"]),
@@ -41,20 +41,21 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in FORMULA_STARTS else text
 
 
-def grades_csv(results: list[SubmissionResult]) -> str:
-    """The text of ``grades.csv``."""
+def grades_csv(results: list[SubmissionResult], assignment: Assignment) -> str:
+    """The text of ``assignment``'s ``grades.csv``."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(GRADES_COLUMNS)
-    for row in sorted(grade_row(result) for result in results):
+    writer.writerow(grades_columns(assignment))
+    for row in sorted(grade_row(result, assignment) for result in results):
         writer.writerow(row)
     return buffer.getvalue()
 
 
-def write_grades_csv(results: list[SubmissionResult], path: Path) -> Path:
+def write_grades_csv(results: list[SubmissionResult], path: Path,
+                     assignment: Assignment) -> Path:
     """Write ``grades.csv`` after checking it against the schema."""
-    text = grades_csv(results)
-    problems = grades_csv_problems(text)
+    text = grades_csv(results, assignment)
+    problems = grades_csv_problems(text, assignment)
     if problems:
         raise SchemaError("grades.csv", problems)
     Path(path).write_text(text, encoding="utf-8")

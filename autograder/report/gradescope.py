@@ -11,7 +11,7 @@ A submission that could not be graded gets one failed test per part that says wh
 import json
 from pathlib import Path
 
-from ..parts import PARTS, POINTS
+from ..assignment import Assignment
 from ..results import SubmissionResult
 from .schema import SchemaError, gradescope_problems
 
@@ -27,23 +27,23 @@ def overall_output(result: SubmissionResult) -> str:
     return "\n".join(lines)
 
 
-def _tests(result: SubmissionResult) -> list[dict]:
+def _tests(result: SubmissionResult, assignment: Assignment) -> list[dict]:
     if result["status"] == "error":
         return [
             {
                 "name": f"Part {p}: {title} (not graded)",
                 "number": f"{p}",
                 "score": 0.0,
-                "max_score": float(POINTS[p]),
+                "max_score": float(assignment.points[p]),
                 "status": "failed",
                 "output": f"Not graded: {result['error']}",
                 "output_format": "text",
                 "tags": [f"part{p}"],
                 "visibility": "visible",
             }
-            for p, title in PARTS.items()
+            for p, title in assignment.parts.items()
         ]
-    tests, count = [], dict.fromkeys(PARTS, 0)
+    tests, count = [], dict.fromkeys(assignment.parts, 0)
     for test in sorted(result["tests"], key=lambda t: int(t["part"])):  # stable within a part
         part = int(test["part"])
         count[part] += 1
@@ -64,8 +64,8 @@ def _tests(result: SubmissionResult) -> list[dict]:
     return tests
 
 
-def gradescope_results(result: SubmissionResult) -> dict:
-    """The ``results.json`` object of one result."""
+def gradescope_results(result: SubmissionResult, assignment: Assignment) -> dict:
+    """The ``results.json`` object of one result of ``assignment``."""
     return {
         "score": round(float(result["score"]), 4),
         "execution_time": round(float(result["seconds"]), 2),
@@ -75,6 +75,7 @@ def gradescope_results(result: SubmissionResult) -> dict:
         "test_name_format": "text",
         "stdout_visibility": "hidden",
         "extra_data": {
+            "assignment": assignment.name,
             "student_id": result["student_id"],
             "isolation": result.get("isolation", "unknown"),
             "status": result["status"],
@@ -84,13 +85,13 @@ def gradescope_results(result: SubmissionResult) -> dict:
                 for k, v in result["parts"].items()
             },
         },
-        "tests": _tests(result),
+        "tests": _tests(result, assignment),
     }
 
 
-def write_gradescope(result: SubmissionResult, path: Path) -> Path:
+def write_gradescope(result: SubmissionResult, path: Path, assignment: Assignment) -> Path:
     """Write ``results.json`` after checking it against the schema."""
-    data = gradescope_results(result)
+    data = gradescope_results(result, assignment)
     problems = gradescope_problems(data)
     if problems:
         raise SchemaError(f"results.json of {result['student_id']}", problems)

@@ -14,10 +14,15 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from ..parts import PARTS, POINTS
 from .stats import ClassStats
 
-COLORS = {1: "#4e79a7", 2: "#f28e2b", 3: "#59a14f", 4: "#e15759", 5: "#76b7b2", 6: "#b07aa1"}
+PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#edc948",
+           "#ff9da7")
+
+
+def color(part: int) -> str:
+    """Part ``part``'s colour, the same in every plot."""
+    return PALETTE[(part - 1) % len(PALETTE)]
 DPI = 120
 
 
@@ -79,7 +84,7 @@ def test_pass_rates(stats: ClassStats, path: Path) -> Path:
         return _save(fig, path)
     ys = list(range(len(tests)))
     rates = [t.rate for t in tests]
-    ax.barh(ys, rates, color=[COLORS.get(t.part, "#999999") for t in tests], height=0.75)
+    ax.barh(ys, rates, color=[color(t.part) for t in tests], height=0.75)
     ax.set_yticks(ys, [_short(t.name) for t in tests], fontsize=8)
     for y, t in zip(ys, tests):
         ax.text(min(t.rate, 1.0) + 0.01, y, f"{t.passed}/{t.taken}", va="center", fontsize=7)
@@ -92,10 +97,10 @@ def test_pass_rates(stats: ClassStats, path: Path) -> Path:
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_xlabel("Students who passed")
     ax.spines[["top", "right"]].set_visible(False)
-    parts = sorted({t.part for t in tests})
+    parts = stats.assignment.parts
     ax.legend(
-        handles=[Patch(color=COLORS.get(p, "#999999"), label=f"Part {p}: {PARTS.get(p, '')}")
-                 for p in parts],
+        handles=[Patch(color=color(p), label=f"Part {p}: {parts.get(p, '')}")
+                 for p in sorted({t.part for t in tests})],
         loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False, fontsize=8,
     )
     return _save(fig, path)
@@ -108,14 +113,14 @@ def part_means(stats: ClassStats, path: Path) -> Path:
     if not stats.graded:
         _empty(ax)
         return _save(fig, path)
-    means = stats.part_means()
-    xs = list(PARTS)
-    fractions = [means[p] / POINTS[p] for p in xs]
-    ax.bar(xs, fractions, color=[COLORS[p] for p in xs], width=0.65)
-    for x, p in zip(xs, xs):
-        ax.text(x, means[p] / POINTS[p] + 0.02, f"{means[p]:.1f} / {POINTS[p]}",
+    means, points = stats.part_means(), stats.assignment.points
+    xs = list(stats.assignment.parts)
+    fractions = [means[p] / points[p] for p in xs]
+    ax.bar(xs, fractions, color=[color(p) for p in xs], width=0.65)
+    for p in xs:
+        ax.text(p, means[p] / points[p] + 0.02, f"{means[p]:.1f} / {points[p]}",
                 ha="center", fontsize=9)
-    ax.set_xticks(xs, [f"Part {p}\n{PARTS[p]}" for p in xs], fontsize=8)
+    ax.set_xticks(xs, [f"Part {p}\n{stats.assignment.parts[p]}" for p in xs], fontsize=8)
     ax.set_ylim(0, 1.12)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])

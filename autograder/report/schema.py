@@ -20,11 +20,11 @@ import json
 import math
 from pathlib import Path
 
-from ..parts import PARTS, POINTS
+from ..assignment import Assignment
+from ..results import VISIBILITIES
 
 TOLERANCE = 0.011  # scores are written with 2 decimals
 
-VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 FORMATS = ("text", "simple_format", "html", "md", "ansi")
 STATUSES = ("passed", "failed")
 
@@ -40,11 +40,8 @@ GS_TEST_KEYS = {
 }
 GS_TEST_REQUIRED = ("name", "score", "max_score", "status", "output", "visibility")
 
-GRADES_COLUMNS = (
-    "student_id", *(f"part{p}" for p in PARTS), "total", "max_total", "status", "error",
-)
 RESULT_KEYS = {
-    "student_id", "source", "status", "error", "warnings", "tests", "parts", "score",
+    "assignment", "student_id", "source", "status", "error", "warnings", "tests", "parts", "score",
     "max_score", "seconds",
 }
 TEST_KEYS = {"id", "name", "part", "score", "max_score", "status", "output", "visibility"}
@@ -60,6 +57,12 @@ class SchemaError(ValueError):
         self.problems = problems
 
 
+def grades_columns(assignment: Assignment) -> tuple[str, ...]:
+    """The header of ``grades.csv``: a column per part of ``assignment``."""
+    return ("student_id", *(f"part{p}" for p in assignment.parts), "total", "max_total",
+            "status", "error")
+
+
 def _is_number(value: object) -> bool:
     return type(value) in (int, float) and math.isfinite(value)
 
@@ -71,14 +74,16 @@ def _close(a: float, b: float, tolerance: float = TOLERANCE) -> bool:
 # --- SubmissionResult ----------------------------------------------------------------
 
 
-def result_problems(result: object) -> list[str]:
-    """Problems with one ``SubmissionResult`` (types, ranges, sums)."""
+def result_problems(result: object, assignment: Assignment) -> list[str]:
+    """Problems with one ``SubmissionResult`` of ``assignment`` (types, ranges, sums)."""
     if not isinstance(result, dict):
         return ["a result must be an object"]
     problems = []
     missing = RESULT_KEYS - result.keys()
     if missing:
         return [f"missing keys: {', '.join(sorted(missing))}"]
+    if result["assignment"] != assignment.name:
+        problems.append(f"graded for {result['assignment']!r}, reported as {assignment.name!r}")
     if result["status"] not in ("graded", "error"):
         problems.append(f"status {result['status']!r} is not 'graded' or 'error'")
     if result["status"] == "error" and not result["error"]:
@@ -86,24 +91,25 @@ def result_problems(result: object) -> list[str]:
     if result["status"] == "graded" and result["error"]:
         problems.append("status is 'graded' but error is set")
     parts = result["parts"]
-    if not isinstance(parts, dict) or set(parts) != {str(p) for p in PARTS}:
-        return [*problems, f"parts must have the keys {sorted(str(p) for p in PARTS)}"]
+    points = assignment.points
+    if not isinstance(parts, dict) or set(parts) != {str(p) for p in points}:
+        return [*problems, f"parts must have the keys {sorted(str(p) for p in points)}"]
     for key, part in parts.items():
         score, top = part.get("score"), part.get("max_score")
         if not (_is_number(score) and _is_number(top)):
             problems.append(f"part {key}: score and max_score must be numbers")
         elif not (-TOLERANCE <= score <= top + TOLERANCE):
             problems.append(f"part {key}: score {score} outside [0, {top}]")
-        elif not _close(top, POINTS[int(key)]):
-            problems.append(f"part {key}: max_score {top} but the part is worth {POINTS[int(key)]}")
+        elif not _close(top, points[int(key)]):
+            problems.append(f"part {key}: max_score {top} but the part is worth {points[int(key)]}")
     if not all(_is_number(result[k]) for k in ("score", "max_score", "seconds")):
         return [*problems, "score, max_score and seconds must be numbers"]
     if problems:
         return problems
     if not _close(result["score"], sum(p["score"] for p in parts.values())):
         problems.append(f"score {result['score']} is not the sum of the part scores")
-    if not _close(result["max_score"], sum(POINTS.values())):
-        problems.append(f"max_score {result['max_score']} is not {sum(POINTS.values())}")
+    if not _close(result["max_score"], assignment.total):
+        problems.append(f"max_score {result['max_score']} is not {assignment.total}")
     if not isinstance(result["tests"], list) or not isinstance(result["warnings"], list):
         return [*problems, "tests and warnings must be lists"]
     by_part: dict[str, float] = {}
@@ -208,24 +214,25 @@ def check_gradescope_file(path: Path) -> dict:
 # --- grades.csv ----------------------------------------------------------------------
 
 
-def grades_csv_problems(text: str) -> list[str]:
-    """Problems with the text of a ``grades.csv``."""
+def grades_csv_problems(text: str, assignment: Assignment) -> list[str]:
+    """Problems with the text of ``assignment``'s ``grades.csv``."""
+    columns, points = grades_columns(assignment), assignment.points
     rows = list(csv.reader(io.StringIO(text, newline="")))
-    if not rows or tuple(rows[0]) != GRADES_COLUMNS:
-        return [f"the header must be {','.join(GRADES_COLUMNS)}"]
+    if not rows or tuple(rows[0]) != columns:
+        return [f"the header must be {','.join(columns)}"]
     problems = []
     ids = []
     for line, row in enumerate(rows[1:], start=2):
         where = f"line {line}"
-        if len(row) != len(GRADES_COLUMNS):
-            problems.append(f"{where}: {len(row)} columns, expected {len(GRADES_COLUMNS)}")
+        if len(row) != len(columns):
+            problems.append(f"{where}: {len(row)} columns, expected {len(columns)}")
             continue
-        record = dict(zip(GRADES_COLUMNS, row))
+        record = dict(zip(columns, row))
         if not record["student_id"]:
             problems.append(f"{where}: empty student_id")
         ids.append(record["student_id"])
         numbers = {}
-        for column in GRADES_COLUMNS[1:-2]:
+        for column in columns[1:-2]:
             if record["status"] == "error" and column != "max_total":
                 if record[column]:  # not graded: no score, not a 0
                     problems.append(f"{where}: {column} must be empty when status is 'error'")
@@ -238,16 +245,16 @@ def grades_csv_problems(text: str) -> list[str]:
                 continue
             if not math.isfinite(numbers[column]):
                 problems.append(f"{where}: {column} is not finite")
-        if len(numbers) != len(GRADES_COLUMNS) - 3:
+        if len(numbers) != len(columns) - 3:
             continue
-        for p in PARTS:
+        for p, worth in points.items():
             value = numbers[f"part{p}"]
-            if not -TOLERANCE <= value <= POINTS[p] + TOLERANCE:
-                problems.append(f"{where}: part{p} {value:g} outside [0, {POINTS[p]}]")
-        if not _close(numbers["total"], sum(numbers[f"part{p}"] for p in PARTS), 0.05):
+            if not -TOLERANCE <= value <= worth + TOLERANCE:
+                problems.append(f"{where}: part{p} {value:g} outside [0, {worth}]")
+        if not _close(numbers["total"], sum(numbers[f"part{p}"] for p in points), 0.05):
             problems.append(f"{where}: total is not the sum of the parts")
-        if not _close(numbers["max_total"], sum(POINTS.values())):
-            problems.append(f"{where}: max_total must be {sum(POINTS.values())}")
+        if not _close(numbers["max_total"], assignment.total):
+            problems.append(f"{where}: max_total must be {assignment.total}")
         if record["status"] not in ("graded", "error"):
             problems.append(f"{where}: status must be 'graded' or 'error'")
         elif (record["status"] == "error") != bool(record["error"]):
@@ -259,12 +266,12 @@ def grades_csv_problems(text: str) -> list[str]:
     return problems
 
 
-def check_grades_file(path: Path) -> None:
+def check_grades_file(path: Path, assignment: Assignment) -> None:
     """Raise ``SchemaError`` unless ``path`` is a valid ``grades.csv``."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SchemaError(str(path), [f"not readable: {exc}"]) from exc
-    problems = grades_csv_problems(text)
+    problems = grades_csv_problems(text, assignment)
     if problems:
         raise SchemaError(str(path), problems)

@@ -7,7 +7,7 @@ missing score to chase, not a zero to average in, so it is counted apart.
 import statistics
 from dataclasses import dataclass, field
 
-from ..parts import PARTS, POINTS
+from ..assignment import Assignment
 from ..results import SubmissionResult
 
 
@@ -31,6 +31,7 @@ class ClassStats:
     """Everything the summary and the plots say about a batch."""
 
     results: list[SubmissionResult]
+    assignment: Assignment
     graded: list[SubmissionResult] = field(init=False)
     failed: list[SubmissionResult] = field(init=False)
     tests: list[TestStats] = field(init=False)
@@ -56,14 +57,14 @@ class ClassStats:
 
     @property
     def max_total(self) -> float:
-        return float(sum(POINTS.values()))
+        return float(self.assignment.total)
 
     def part_mean(self, part: int) -> float:
         scores = [float(r["parts"][str(part)]["score"]) for r in self.graded]
         return statistics.fmean(scores) if scores else 0.0
 
     def part_means(self) -> dict[int, float]:
-        return {p: self.part_mean(p) for p in PARTS}
+        return {p: self.part_mean(p) for p in self.assignment.parts}
 
     def total_mean(self) -> float:
         return statistics.fmean(self.totals) if self.totals else 0.0

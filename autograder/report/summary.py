@@ -6,7 +6,6 @@ class missed most and links to the plots.
 """
 
 from ..handoff.reflection import MISSING
-from ..parts import PARTS, POINTS
 from .format import md, one_line, percent, points
 from .safe import RENAMED
 from .stats import ClassStats
@@ -34,10 +33,11 @@ def isolation_line(stats: ClassStats) -> str:
     return line
 
 
-def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jobs: int) -> str:
+def summary_markdown(stats: ClassStats, wall_seconds: float, jobs: int) -> str:
     """The text of ``summary.md``."""
+    assignment = stats.assignment
     lines = [
-        f"# {md(assignment)}: class summary",
+        f"# {md(assignment.title)} (`{assignment.name}`): class summary",
         "",
         f"{_counts(stats)}. Graded in {wall_seconds:.1f} s with {jobs} parallel "
         f"job{'s' * (jobs != 1)} ({stats.mean_seconds():.1f} s per submission on average).",
@@ -53,9 +53,10 @@ def summary_markdown(stats: ClassStats, assignment: str, wall_seconds: float, jo
         "|---|---|---:|---:|---:|",
     ]
     means = stats.part_means()
-    for p, title in PARTS.items():
+    for p, title in assignment.parts.items():
+        worth = assignment.points[p]
         lines.append(
-            f"| {p} | {md(title)} | {means[p]:.1f} | {POINTS[p]} | {percent(means[p], POINTS[p])} |"
+            f"| {p} | {md(title)} | {means[p]:.1f} | {worth} | {percent(means[p], worth)} |"
         )
     total = stats.total_mean()
     lines.append(
@@ -164,10 +165,11 @@ def console_summary(
                      "(listed in summary.md)")
     if stats.graded:
         lines.append("Mean per part (graded submissions):")
-        width = max(len(t) for t in PARTS.values())
+        parts, worth = stats.assignment.parts, stats.assignment.points
+        width = max(len(t) for t in parts.values())
         means = stats.part_means()
-        for p, title in PARTS.items():
-            lines.append(f"  Part {p}  {title:<{width}}  {means[p]:5.1f} / {POINTS[p]}")
+        for p, title in parts.items():
+            lines.append(f"  Part {p}  {title:<{width}}  {means[p]:5.1f} / {worth[p]}")
         lines.append(
             f"  {'Total':<{width + 7}}  {stats.total_mean():5.1f} / {points(stats.max_total)}"
         )

@@ -1,12 +1,15 @@
 """The scorer's side of the sandbox: start a worker for one part and talk to it.
 
+(About 430 lines, one protocol's scorer side: the ``Worker`` class, its request and
+reply handling and the stand-in answers, which only make sense read together.)
+
 Usage (this is what the hidden suite sees)::
 
-    with Worker(code, part=3) as w:
-        tok = w.call("BPETokenizer", 50)           # -> Remote handle
-        w.method(tok, "train", ["low lower"])      # -> None
-        merges = w.get(tok, "merges")              # -> [("l", "o"), ...] as plain data
-        w.get(None, "Q1_EMBEDDING_MIB")            # a module-level constant
+    with Worker(assignment, code, part=3) as w:
+        obj = w.call("SomeClass", 50)              # -> Remote handle
+        w.method(obj, "fit", ["low lower"])        # -> None
+        state = w.get(obj, "table")                # -> [("l", "o"), ...] as plain data
+        w.get(None, "ANSWER")                      # a module-level constant
 
 Every reply is decoded into fresh ``int``/``float``/``str``/``bool``/``None``/
 ``list``/``tuple``/``dict``/``set`` objects or a ``Remote`` handle, so nothing the
@@ -29,8 +32,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..assignment import Assignment
 from ..extract import StudentCode
-from ..parts import METHOD_PART
 from . import cleanup, limits, standin
 from .worker import send
 
@@ -135,12 +138,12 @@ def _encode(value: object) -> object:
     return value
 
 
-def _statements(code: StudentCode, part: int) -> list[dict]:
+def _statements(assignment: Assignment, code: StudentCode, part: int) -> list[dict]:
     """What the worker runs: the graded part's statements and the shared ones (errors
     reported), and the student's classes of other parts (quiet: only what the reference
     does not define is kept of them). Other parts' functions never run: stand-ins do."""
-    also = tuple(cls for (cls, _), p in METHOD_PART.items() if p == part)
-    graded = {id(s) for s in code.for_part(part, also=also)}
+    also = tuple(cls for (cls, _), p in assignment.method_part.items() if p == part)
+    graded = {id(s) for s in code.for_part(part, assignment.part_of, also=also)}
     out = []
     for statement in code.statements:
         entry = {"source": statement.source, "origin": statement.origin,
@@ -164,8 +167,8 @@ class Worker:
     parts that the scoring process answers with the reference."""
 
     def __init__(
-        self, code: StudentCode, part: int, timeout: float = 10.0, hash_seed: int = 0,
-        load: bool = True,
+        self, assignment: Assignment, code: StudentCode, part: int, timeout: float = 10.0,
+        hash_seed: int = 0, load: bool = True,
     ) -> None:
         """Start the worker and wait until it is confined; then, unless ``load`` is False
         (call ``load()`` later), send it the code."""
@@ -177,11 +180,11 @@ class Worker:
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
         self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
-        self._server = standin.server(part)
+        self._server = standin.server(assignment, part)
         self._serving = False  # stand-ins are answered once the code is loaded
         self._load_message = {
             "standins": self._server.describe(),
-            "student": _statements(code, part),
+            "student": _statements(assignment, code, part),
         }
         try:
             self._start()

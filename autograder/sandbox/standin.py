@@ -9,9 +9,9 @@ module answers those messages in the scoring process, which is trusted and alrea
 holds the reference.
 
 The reference served is the reference *minus part N* (``reference_without``), so no
-route through the other parts (``create_tokenizer("bpe")`` while Part 3 is graded,
-say) computes part N's answers: such a call raises ``NameError`` as it did when the
-same source ran in the worker.
+route through the other parts (a factory of Part 5 that builds Part 3's class while
+Part 3 is graded, say) computes part N's answers: such a call raises ``NameError`` as
+it did when the same source ran in the worker.
 
 The interface is narrow on purpose:
 
@@ -37,7 +37,7 @@ import threading
 from collections import Counter
 from functools import cache
 
-from ..parts import SHARED_NAMES
+from ..assignment import Assignment
 from .reference import reference_without
 
 MAX_DEPTH = 100
@@ -71,8 +71,8 @@ def public_state(obj: object) -> dict:
 class ReferenceServer:
     """The reference without one part, and the narrow interface the worker may use."""
 
-    def __init__(self, part: int) -> None:
-        source, exports = reference_without(part)
+    def __init__(self, assignment: Assignment, part: int) -> None:
+        source, exports = reference_without(assignment, part)
         self.namespace: dict = {"__name__": f"reference_without_part_{part}"}
         exec(compile(source, "<reference>", "exec"), self.namespace)
         self.functions: dict[str, object] = {}
@@ -84,7 +84,7 @@ class ReferenceServer:
                 self.classes[name] = value
             elif inspect.isfunction(value):
                 self.functions[name] = value
-            elif name in SHARED_NAMES and _plain(value):
+            elif name in assignment.shared_names and _plain(value):
                 self.values[name] = value
         self.members = {name: self._members(cls) for name, cls in self.classes.items()}
 
@@ -265,6 +265,6 @@ def cpu_limit(seconds: float):
 
 
 @cache
-def server(part: int) -> ReferenceServer:
-    """The reference without ``part``, built once per process."""
-    return ReferenceServer(part)
+def server(assignment: Assignment, part: int) -> ReferenceServer:
+    """The assignment's reference without ``part``, built once per process."""
+    return ReferenceServer(assignment, part)

@@ -19,13 +19,11 @@ student could choose to spell out an input. What remains is the pass/fail patter
 the outline of a reply shown on its own (a wrong type, a length): a few bits per test.
 
 Type names that no input can have chosen (builtins, the spec's names, the names the
-submission's source defines: ``STATIC_NAMES``, completed by conftest) stay plain.
+submission's source defines: ``STATIC_NAMES``, completed by fixtures.py) stay plain.
 """
 
 import builtins
 import re
-
-from autograder.parts import PART_OF
 
 OPEN, SEP, CLOSE = "\ue000", "\ue002", "\ue001"
 MARKS = (OPEN, SEP, CLOSE)
@@ -33,7 +31,7 @@ MARKS = (OPEN, SEP, CLOSE)
 PIECE = re.compile(f"{OPEN}([^{CLOSE}]*)(?:{CLOSE}|$)")
 HIDDEN_NOTE = "(A hidden test: its inputs and the values computed from them are not shown.)"
 
-STATIC_NAMES = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)} | set(PART_OF)
+STATIC_NAMES = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
 
 
 def _unmarked(text: object) -> str:
@@ -127,7 +125,7 @@ def render(text: str, reveal: bool, limit: int, public: str = "") -> str:
     """A marked message as the student reads it, at most ``limit`` characters.
 
     Evidence that ``public`` spells out (the test's name, which every student reads, e.g.
-    ``merge_pair(["a","a","a"], ("a","a"))``) is no secret and stays, however hidden the test.
+    ``f(["a","a","a"], ("a","a"))``) is no secret and stays, however hidden the test.
     """
     known = _plain(public)
 

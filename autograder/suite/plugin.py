@@ -1,8 +1,10 @@
 """The pytest plugin of the hidden suite: options, markers, and one ``TestResult`` per test.
 
-Loaded with ``-p autograder.suite.plugin`` by ``run.py``. It adds
+Loaded with ``-p autograder.suite.plugin`` by ``run.py`` (with ``-p autograder.suite.fixtures``,
+the fixtures the hidden tests use). It adds
 
-- ``--submission=PATH``: the notebook or ``.py`` file to grade (read by ``conftest.py``);
+- ``--assignment=FOLDER``: the assignment's folder (``autograder.assignment``), required;
+- ``--submission=PATH``: the notebook or ``.py`` file to grade (read by ``fixtures.py``);
 - ``--results-json=PATH``: where to write the results (nothing is written without it);
 - ``--hidden-visibility=V``: Gradescope visibility of tests without a ``visibility`` marker;
 - ``--show-hidden-inputs``: keep the evidence of hidden tests in their messages (see below);
@@ -46,27 +48,30 @@ from pathlib import Path
 
 import pytest
 
-from autograder.parts import GRADING_ORDER, PART_OF, POINTS
+from autograder.assignment import Assignment, UnknownAssignment, load
+from autograder.results import VISIBILITIES
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
+from autograder.suite.checks import raised_at
 from autograder.suite.evidence import evidence, is_all_evidence, render, type_label
-from autograder.suite.support import raised_at
 
-VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 MESSAGE_LIMIT = 1500
-# conftest.py appends worker load errors here; they become the result's warnings.
+# fixtures.py appends worker load errors here; they become the result's warnings.
 WARNINGS_KEY = pytest.StashKey[list]()
-# conftest.py registers every worker here, so that SIGTERM can kill them all.
+# fixtures.py registers every worker here, so that SIGTERM can kill them all.
 WORKERS_KEY = pytest.StashKey[list]()
-# conftest.py puts here why the sandbox could not start (the run then stops at once).
+# fixtures.py puts here why the sandbox could not start (the run then stops at once).
 ENVIRONMENT_KEY = pytest.StashKey[str]()
 # True once any of the submission's code was sent to a worker of this session.
 CODE_RAN_KEY = pytest.StashKey[bool]()
 # Per part: how many of its tests were collected, and how many passed so far.
 OUTCOMES_KEY = pytest.StashKey[dict]()
+# The assignment being graded (``--assignment``).
+ASSIGNMENT_KEY = pytest.StashKey[Assignment]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("autograder", "hidden autograder suite")
+    group.addoption("--assignment", default=None, help="the assignment's folder")
     group.addoption("--submission", default=None, help="notebook or .py file to grade")
     group.addoption("--results-json", default=None, help="write the TestResults here")
     group.addoption(
@@ -88,6 +93,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "visibility(v): Gradescope visibility of the test")
     config.stash[WARNINGS_KEY] = []
     config.stash[WORKERS_KEY] = []
+    folder = config.getoption("--assignment")
+    try:
+        config.stash[ASSIGNMENT_KEY] = load(folder or "")
+    except UnknownAssignment as exc:
+        raise pytest.UsageError(f"--assignment: {exc}") from None
     path = config.getoption("--results-json")
     if path:
         config.pluginmanager.register(Recorder(config, Path(path)), "autograder-recorder")
@@ -113,6 +123,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     close_workers(config)
 
 
+def assignment_of(config: pytest.Config) -> Assignment:
+    """The assignment this session grades."""
+    return config.stash[ASSIGNMENT_KEY]
+
+
 def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
     """Spec names of the other parts that have passed every one of their tests so far:
     their functions may run as the student wrote them when ``part`` is graded (stand-ins
@@ -120,7 +135,7 @@ def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
     needs none)."""
     outcomes = config.stash.get(OUTCOMES_KEY, {})
     done = {p for p, o in outcomes.items() if p != part and 0 < o["total"] == o["passed"]}
-    return {name for name, p in PART_OF.items() if p in done}
+    return {name for name, p in assignment_of(config).part_of.items() if p in done}
 
 
 def part_of(item: pytest.Item) -> int:
@@ -130,7 +145,7 @@ def part_of(item: pytest.Item) -> int:
     if part is None:
         match = re.search(r"test_part(\d+)", Path(str(item.fspath)).name)
         part = int(match.group(1)) if match else None
-    if part not in POINTS:
+    if part not in assignment_of(item.config).points:
         raise pytest.UsageError(f"{item.nodeid}: cannot tell which part it belongs to")
     return part
 
@@ -232,9 +247,10 @@ class Recorder:
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         # Parts run in the assignment's order: a part whose functions others use comes
         # first, so that once it has passed every test they can run the student's own.
-        items.sort(key=lambda item: GRADING_ORDER.index(part_of(item)))
+        order = assignment_of(self.config).grading_order
+        items.sort(key=lambda item: order.index(part_of(item)))
         outcomes = self.config.stash[OUTCOMES_KEY] = {p: {"total": 0, "passed": 0}
-                                                      for p in POINTS}
+                                                      for p in order}
         for item in items:
             outcomes[part_of(item)]["total"] += 1
             marks = list(item.iter_markers("visibility"))

@@ -2,13 +2,14 @@
 
 CONTRACT (owned by the suite; the CLI and the repository's tests call only this):
 
-    grade_file(path, student_id, *, source_label=None, timeout=300.0,
+    grade_file(path, student_id, *, assignment, source_label=None, timeout=300.0,
                hidden_visibility="after_published", show_hidden_inputs=False)
         -> SubmissionResult
 
-- ``path``: a notebook (.ipynb) or .py file.
+- ``path``: a notebook (.ipynb) or .py file; ``assignment``: an ``Assignment``
+  (``autograder.assignment.load``), whose folder holds the hidden tests.
 - ``show_hidden_inputs``: messages of hidden tests keep their inputs (off: "…"; see plugin.py).
-- Runs pytest on ``autograder/suite`` in a *separate* process (the scoring
+- Runs pytest on the assignment's folder in a *separate* process (the scoring
   process), which itself starts one sandboxed worker per part.
 - Never raises for a bad submission: an unreadable file, a crash or a timeout of
   the whole run gives ``status="error"`` with ``error`` saying why, all parts 0.
@@ -20,19 +21,20 @@ How (the details a TA may need):
 - The submission is extracted here first (``autograder.extract``, parsing only), to
   fail fast on an unreadable file or one that defines none of the graded names,
   and to collect the extraction warnings (cells that do not parse).
-- The scoring process is ``python -m pytest autograder/suite -p autograder.suite.plugin
-  --submission=PATH --results-json=TMP --assert=plain ...``, in a temporary
+- The scoring process is ``python -m pytest FOLDER -p autograder.suite.plugin -p
+  autograder.suite.fixtures --assignment=FOLDER --submission=PATH --results-json=TMP
+  --assert=plain ...``, in a temporary
   directory, in a session of its own, with plugin autoloading off and the
   repository's pytest configuration ignored. ``--assert=plain`` matters: pytest's
   assertion rewriting would put test source into the messages students read.
 - Over ``timeout`` seconds, the run gets SIGTERM (the plugin then kills its workers),
   then SIGKILL for its whole process group; the result is ``error="timeout"``.
 - The plugin's JSON is validated (types, ids, parts, and every part's tests must
-  add up to exactly ``POINTS[part]``); a suite that is incomplete or a JSON that does
+  add up to exactly the part's points); a suite that is incomplete or a JSON that does
   not validate is a grader error, reported as ``status="error"``.
 - ``warnings``: extraction warnings, then the statements that raised when a worker
   loaded them (``load_errors``), each once.
-- ``parts``/``score``/``max_score`` are computed here from the tests and ``POINTS``;
+- ``parts``/``score``/``max_score`` are computed here from the tests and the points;
   ``seconds`` is the wall time of the whole call.
 """
 
@@ -48,17 +50,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from autograder.assignment import Assignment
 from autograder.extract import SubmissionError, extract_limited, to_json
-from autograder.parts import PART_OF, POINTS
 from autograder.report.safe import safe_result
-from autograder.results import SubmissionResult, TestResult
+from autograder.results import VISIBILITIES, SubmissionResult, TestResult, new_result
 from autograder.sandbox import limits
 
-SUITE_DIR = Path(__file__).resolve().parent
 # The tree this runner belongs to: the scoring process imports the suite, the grader and
 # the reference from here, whatever another install of the package points to.
-REPO_ROOT = SUITE_DIR.parents[1]
-VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+REPO_ROOT = Path(__file__).resolve().parents[2]
 HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / f"autograder-hypothesis-{os.getuid()}"
 # The scoring process's own address space. It peaks at 0.7 GB of it (most of it thread
 # stacks and malloc arenas reserved, not used), and a worker's reply is capped
@@ -71,6 +71,8 @@ GRACE = 3.0
 ENVIRONMENT_EXIT = 17
 # The submission as ``autograder.extract.to_json`` wrote it, for the scoring process.
 EXTRACTED_ENV = "AUTOGRADER_EXTRACTED"
+# pytest's exit code when it collected no test at all.
+NO_TESTS = 5
 # Options of the scoring process's pytest, apart from the paths.
 PYTEST_INI = """[pytest]
 addopts =
@@ -79,41 +81,23 @@ timeout = 60
 
 
 def pytest_command(
-    path: Path, results: Path, ini: Path, hidden_visibility: str, show_hidden_inputs: bool = False
+    assignment: Assignment, path: Path, results: Path, ini: Path, hidden_visibility: str,
+    show_hidden_inputs: bool = False,
 ) -> list[str]:
     """The command line of the scoring process."""
     reveal = ["--show-hidden-inputs"] if show_hidden_inputs else []
+    folder = str(assignment.folder)
     return [
-        sys.executable, "-m", "pytest", str(SUITE_DIR),
-        "-c", str(ini), "--rootdir", str(SUITE_DIR), "--confcutdir", str(SUITE_DIR),
-        "-p", "autograder.suite.plugin", "-p", "pytest_timeout",
+        sys.executable, "-m", "pytest", folder,
+        "-c", str(ini), "--rootdir", folder, "--confcutdir", folder,
+        "-p", "autograder.suite.plugin", "-p", "autograder.suite.fixtures",
+        "-p", "pytest_timeout", f"--assignment={folder}",
         "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:doctest",
         "-p", "no:unraisableexception",
         f"--submission={path}", f"--results-json={results}",
         f"--hidden-visibility={hidden_visibility}",
         "-q", "--assert=plain", "--no-header", "--tb=no", "-W", "ignore", *reveal,
     ]  # fmt: skip
-
-
-def _empty_parts() -> dict:
-    return {str(p): {"score": 0.0, "max_score": float(m)} for p, m in POINTS.items()}
-
-
-def _result(student_id: str, source: str, **fields) -> SubmissionResult:
-    result: SubmissionResult = {
-        "student_id": student_id,
-        "source": source,
-        "status": "graded",
-        "error": None,
-        "warnings": [],
-        "tests": [],
-        "parts": _empty_parts(),
-        "score": 0.0,
-        "max_score": float(sum(POINTS.values())),
-        "seconds": 0.0,
-    }
-    result.update(fields)  # type: ignore[typeddict-item]
-    return result
 
 
 def _run(command: list[str], cwd: Path, timeout: float,
@@ -161,7 +145,7 @@ def _run(command: list[str], cwd: Path, timeout: float,
     return code, tail
 
 
-def _valid_test(test: object) -> bool:
+def _valid_test(test: object, points: dict[int, int]) -> bool:
     if type(test) is not dict:
         return False
     keys = set(TestResult.__annotations__)
@@ -169,7 +153,7 @@ def _valid_test(test: object) -> bool:
         set(test) == keys
         and type(test["id"]) is str
         and type(test["name"]) is str
-        and test["part"] in POINTS
+        and test["part"] in points
         and type(test["part"]) is int
         and all(type(test[k]) in (int, float) and math.isfinite(test[k])
                 for k in ("score", "max_score"))
@@ -190,7 +174,7 @@ def environment_error(path: Path) -> str | None:
     return None
 
 
-def read_results(path: Path) -> tuple[list[TestResult], list[str]]:
+def read_results(path: Path, points: dict[int, int]) -> tuple[list[TestResult], list[str]]:
     """The plugin's JSON, validated; raises ``ValueError`` saying what is wrong."""
     try:
         payload = json.loads(path.read_text(encoding="utf-8"))
@@ -199,14 +183,14 @@ def read_results(path: Path) -> tuple[list[TestResult], list[str]]:
     if type(payload) is not dict or type(payload.get("tests")) is not list:
         raise ValueError("results have the wrong shape")
     tests = payload["tests"]
-    if not all(_valid_test(t) for t in tests):
+    if not all(_valid_test(t, points) for t in tests):
         raise ValueError("a test result has the wrong shape")
     if len({t["id"] for t in tests}) != len(tests):
         raise ValueError("two tests have the same id")
-    for part, points in POINTS.items():
+    for part, worth in points.items():
         total = sum(t["max_score"] for t in tests if t["part"] == part)
-        if total != points:
-            raise ValueError(f"the Part {part} tests add up to {total:g} points, not {points}")
+        if total != worth:
+            raise ValueError(f"the Part {part} tests add up to {total:g} points, not {worth}")
     warnings = payload.get("warnings", [])
     if type(warnings) is not list or not all(type(w) is str for w in warnings):
         raise ValueError("warnings have the wrong shape")
@@ -217,6 +201,7 @@ def grade_file(
     path: Path | str,
     student_id: str,
     *,
+    assignment: Assignment,
     source_label: str | None = None,
     timeout: float = 300.0,
     hidden_visibility: str = "after_published",
@@ -230,7 +215,7 @@ def grade_file(
         raise ValueError(f"hidden_visibility must be one of {VISIBILITIES}")
 
     def finish(**fields) -> SubmissionResult:
-        result = _result(student_id, source, **fields)
+        result = new_result(assignment, student_id, source, **fields)
         result["seconds"] = round(time.monotonic() - started, 3)
         return safe_result(result)  # nothing a submission wrote can break a report
 
@@ -239,7 +224,7 @@ def grade_file(
     except SubmissionError as exc:
         return finish(status="error", error=f"unreadable submission: {exc}")
     warnings = list(code.warnings)
-    if not code.defined() & set(PART_OF):
+    if not code.defined() & set(assignment.part_of):
         return finish(status="error", error="no code found: none of the graded names is defined",
                       warnings=warnings)
 
@@ -250,7 +235,8 @@ def grade_file(
         extracted = tmp_dir / "extracted.json"  # the scoring process reads it, not the file
         extracted.write_text(to_json(code), encoding="utf-8")
         limits.isolation()  # probe once here; the scoring process inherits the answer
-        command = pytest_command(path, results, ini, hidden_visibility, show_hidden_inputs)
+        command = pytest_command(assignment, path, results, ini, hidden_visibility,
+                                 show_hidden_inputs)
         left = timeout - (time.monotonic() - started)
         exit_code, stderr = _run(command, tmp_dir, left, extracted)
         if exit_code is None:
@@ -262,9 +248,11 @@ def grade_file(
             print(f"autograder: grading {source}: {detail}", file=sys.stderr)
             return finish(status="error", error=f"environment: {detail}", warnings=warnings)
         try:
+            if exit_code == NO_TESTS:
+                raise ValueError(f"{assignment.name} has no hidden tests in {assignment.folder}")
             if exit_code not in (0, 1):
                 raise ValueError(f"the test run stopped with exit code {exit_code}")
-            tests, load_errors = read_results(results)
+            tests, load_errors = read_results(results, assignment.points)
         except ValueError as exc:
             print(f"autograder: grading {source} failed: {exc}\n{stderr}", file=sys.stderr)
             return finish(status="error", error=f"crash: {exc}", warnings=warnings)
@@ -273,7 +261,7 @@ def grade_file(
             # gets the real error.
             print(f"autograder: while grading {source}:\n{stderr}", file=sys.stderr)
 
-    parts = _empty_parts()
+    parts = new_result(assignment, student_id, source)["parts"]
     for test in tests:
         parts[str(test["part"])]["score"] += float(test["score"])
     return finish(

@@ -2,7 +2,7 @@
 
 The hidden suite computes its expected values from ``solutions/`` (the oracle), so the
 oracle must stay intact: the mutants are made from the *student-side copy*, the reference
-flattened into one file (``reference_without(0)[0]``). This is a small AST mutator, an
+flattened into one file (``reference_without(assignment, 0)[0]``). This is a small AST mutator, an
 equivalent of mutmut's engine: every mutant applies exactly one standard operator at one
 place, and the enumeration is deterministic (same source, same mutants, same order).
 
@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from ..parts import METHOD_PART, PART_OF
+from ..assignment import Assignment
 from ..sandbox.reference import reference_without
 
 
@@ -38,7 +38,7 @@ class Mutant:
     """One submission that differs from the reference in exactly one place."""
 
     index: int
-    key: str  # stable and readable: "CharTokenizer.decode L42: `a < b` -> `a <= b`"
+    key: str  # stable and readable: "Class.method L42: `a < b` -> `a <= b`"
     operator: str
     part: int | None  # the part whose code was changed; None for shared helpers/constants
     line: int  # line in ``original_source()``
@@ -70,13 +70,14 @@ WRAPPERS = {"sorted", "set", "list", "tuple", "float", "int", "round", "abs", "f
 
 
 @cache
-def _statements() -> tuple[str, ...]:
-    return tuple(ast.unparse(node) for node in ast.parse(reference_without(0)[0]).body)
+def _statements(assignment: Assignment) -> tuple[str, ...]:
+    source = reference_without(assignment, 0)[0]
+    return tuple(ast.unparse(node) for node in ast.parse(source).body)
 
 
-def original_source() -> str:
+def original_source(assignment: Assignment) -> str:
     """The reference as one file: its top-level statements, unparsed, a blank line apart."""
-    return "\n\n".join(_statements())
+    return "\n\n".join(_statements(assignment))
 
 
 def _children(node: ast.AST) -> Iterator[tuple[str, int | None, ast.AST]]:
@@ -94,12 +95,12 @@ def _is_docstring(node: ast.AST) -> bool:
             and isinstance(node.value.value, str))
 
 
-def _part_of(node: ast.stmt) -> int | None:
+def _part_of(node: ast.stmt, part_of: dict[str, int]) -> int | None:
     name = getattr(node, "name", None)
     if isinstance(node, ast.Assign):
         names = [t.id for t in node.targets if isinstance(t, ast.Name)]
         name = names[0] if len(names) == 1 else None
-    return PART_OF.get(name) if name else None
+    return part_of.get(name) if name else None
 
 
 def _not(test: ast.expr) -> ast.expr:
@@ -189,7 +190,7 @@ def _statement_variants(node: ast.stmt) -> Iterator[tuple[str, ast.AST]]:
 
 
 def _sites(node: ast.AST, path: tuple, scope: str, part: int | None,
-           in_function: bool) -> Iterator[_Site]:
+           in_function: bool, a: Assignment) -> Iterator[_Site]:
     if isinstance(node, (ast.Import, ast.ImportFrom, ast.JoinedStr)) or _is_docstring(node):
         return
     line = getattr(node, "lineno", 0)
@@ -205,18 +206,19 @@ def _sites(node: ast.AST, path: tuple, scope: str, part: int | None,
         scope = node.name if scope == "<module>" else f"{scope}.{node.name}"
         if isinstance(node, ast.FunctionDef):
             cls = scope.split(".")[0]
-            part = METHOD_PART.get((cls, node.name), part)
+            part = a.method_part.get((cls, node.name), part)
             in_function = True
     for field, index, child in _children(node):
         if field in ("annotation", "returns", "decorator_list"):
             continue
         child_scope, child_part = scope, part
         if not path:  # a top-level statement: its part, and a constant's name as its scope
-            child_part = _part_of(child)
+            child_part = _part_of(child, a.part_of)
             names = child.targets if isinstance(child, ast.Assign) else []
             if len(names) == 1 and isinstance(names[0], ast.Name):
                 child_scope = names[0].id
-        yield from _sites(child, (*path, (field, index)), child_scope, child_part, in_function)
+        yield from _sites(child, (*path, (field, index)), child_scope, child_part, in_function,
+                          a)
 
 
 def _mutated_statement(tree: ast.Module, site: _Site) -> str:
@@ -256,15 +258,15 @@ def _node_at(tree: ast.Module, path: tuple) -> ast.AST:
 
 
 @cache
-def mutants() -> tuple[Mutant, ...]:
+def mutants(assignment: Assignment) -> tuple[Mutant, ...]:
     """Every distinct, compilable one-change mutant of the reference, in a fixed order."""
-    statements = list(_statements())
+    statements = list(_statements(assignment))
     original = "\n\n".join(statements)
     tree = ast.parse(original)
     seen = {original}
     found: list[Mutant] = []
     keys: set[str] = set()
-    for site in list(_sites(tree, (), "<module>", None, False)):
+    for site in list(_sites(tree, (), "<module>", None, False, assignment)):
         top = site.path[0][1]
         source = "\n\n".join([*statements[:top], _mutated_statement(tree, site),
                                *statements[top + 1:]])

@@ -1,13 +1,17 @@
 """The catalogue's machinery: what an entry is, and how a submission is built from it.
 
+Each assignment has a catalogue package, ``tests/catalogue/<assignment>/``, whose
+``CATALOGUE`` (a ``Catalogue``) holds its entries and its correct implementations;
+``catalogues()`` finds every one. The machinery here knows no assignment.
+
 An *entry* is one wrong implementation: a plausible student bug in ONE function,
 class or method, written as the code a student would hand in for it. Its submission
-is the whole reference solution flattened into one file (a perfect ``.py``
+is the assignment's whole reference flattened into one file (a perfect ``.py``
 submission) with the entry's code in it: a function, class or constant is appended
 (the grader keeps the last definition of a name, so it replaces the reference's); a
-method is written as ``class BPETokenizer(BPETokenizer): def train(...)`` and is
-edited into the reference's class, so the submission holds one class whose one
-method is wrong, as a student's would.
+method is written as ``class Name(Name): def method(...)`` and is edited into the
+reference's class, so the submission holds one class whose one method is wrong, as a
+student's would.
 
 Every entry also carries a *witness*: a check, run in this process on the built
 submission and on the reference, that the bug is real (the entry differs from the
@@ -16,13 +20,15 @@ spec somewhere). It keeps the catalogue honest when the hidden suite is silent.
 
 import ast
 import gc
+import importlib
 import textwrap
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
-from autograder.parts import PARTS
+from autograder import assignment as assignments
+from autograder.assignment import Assignment
 from autograder.sandbox.reference import reference_without
 
 Namespace = dict
@@ -33,6 +39,7 @@ Witness = Callable[[Namespace, Namespace], None]
 class Entry:
     """One wrong implementation, the part where it must lose points, and why it is wrong."""
 
+    assignment: str
     name: str
     part: int
     misconception: str
@@ -45,14 +52,66 @@ class Entry:
     spares: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        assert self.part in PARTS, self.name
+        assert self.part in assignments.load(self.assignment).parts, self.name
         assert self.name.startswith(f"p{self.part}_"), self.name
 
 
+@dataclass(frozen=True)
+class Correct:
+    """A correct submission; ``gap`` says why the grader wrongly takes points, if it does.
+
+    ``code``, when set, is edited into the reference like an entry's (``submission_source``,
+    as a later cell with ``later_cells``): the reference written in another student's
+    style. Else ``name`` is the reference itself (``"reference"``) or a file of the
+    catalogue's ``correct/`` folder, a percent-format notebook when ``notebook``.
+    """
+
+    name: str
+    description: str
+    gap: str | None = None
+    code: str | None = None
+    later_cells: bool = False
+    notebook: bool = False
+
+
+@dataclass
+class Catalogue:
+    """One assignment's wrong entries (registered with ``wrong``) and correct submissions."""
+
+    assignment: str
+    entries: list[Entry] = field(default_factory=list)
+    correct: list[Correct] = field(default_factory=list)
+
+    def wrong(self, part: int, misconception: str, code: str, gap: str | None = None,
+              spares: tuple[str, ...] = ()):
+        """Register the decorated witness as the catalogue entry of the same name."""
+
+        def register(witness: Witness) -> Entry:
+            entry = Entry(self.assignment, witness.__name__, part, misconception, code,
+                          witness, gap, spares)
+            self.entries.append(entry)
+            return entry
+
+        return register
+
+
+def catalogues() -> dict[str, Catalogue]:
+    """Every assignment's catalogue (``tests/catalogue/<name>/``), by assignment name."""
+    found = {}
+    for name in assignments.known():
+        package = importlib.import_module(f"{__package__}.{name}")
+        found[name] = package.CATALOGUE
+    return found
+
+
+def all_entries() -> list[Entry]:
+    return [entry for catalogue in catalogues().values() for entry in catalogue.entries]
+
+
 @cache
-def reference_source() -> str:
-    """The reference solution as one valid Python file."""
-    return reference_without(0)[0]
+def reference_source(assignment: Assignment) -> str:
+    """The assignment's reference solution as one valid Python file."""
+    return reference_without(assignment, 0)[0]
 
 
 def _is_override(node: ast.stmt) -> bool:
@@ -89,7 +148,7 @@ def _edit_class(target: ast.ClassDef, override: ast.ClassDef) -> None:
             target.body.append(member)
 
 
-def submission_source(*codes: str, later_cells: bool = False) -> str:
+def submission_source(assignment: Assignment, *codes: str, later_cells: bool = False) -> str:
     """The reference changed by each of ``codes``: what a student with those bugs hands in.
 
     A method override ``class X(X): def m(...)`` is written into the reference's class
@@ -98,7 +157,7 @@ def submission_source(*codes: str, later_cells: bool = False) -> str:
     ``later_cells``, overrides are appended as they are instead, like a notebook cell
     that redefines ``X`` as a subclass of itself to change one method.
     """
-    module = ast.parse(reference_source())
+    module = ast.parse(reference_source(assignment))
     classes = {n.name: n for n in module.body if isinstance(n, ast.ClassDef)}
     for code in codes:
         for node in ast.parse(textwrap.dedent(code)).body:
@@ -116,21 +175,6 @@ def load(source: str) -> Namespace:
     return namespace
 
 
-ENTRIES: list[Entry] = []
-
-
-def wrong(part: int, misconception: str, code: str, gap: str | None = None,
-          spares: tuple[str, ...] = ()):
-    """Register the decorated witness as the catalogue entry of the same name."""
-
-    def register(witness: Witness) -> Entry:
-        entry = Entry(witness.__name__, part, misconception, code, witness, gap, spares)
-        ENTRIES.append(entry)
-        return entry
-
-    return register
-
-
 # --- helpers for witnesses ----------------------------------------------------------
 
 
@@ -146,12 +190,6 @@ def differs(bug: Namespace, ref: Namespace, probe: Callable[[Namespace], object]
     """Assert that ``probe`` has a different outcome on the entry and on the reference."""
     got, want = outcome(lambda: probe(bug)), outcome(lambda: probe(ref))
     assert got != want, f"the entry behaves like the reference: {got!r}"
-
-
-def trained(ns: Namespace, corpus: list[str], vocab_size: int = 1000):
-    tokenizer = ns["BPETokenizer"](vocab_size)
-    tokenizer.train(list(corpus))
-    return tokenizer
 
 
 def timed(func: Callable[[], object]) -> float:
@@ -195,18 +233,3 @@ def superlinear(bug: Namespace, ref: Namespace, make, bug_n: int, ref_n: int) ->
         if bug_growth > 2 * FACTOR and bug_growth > 2 * ref_growth:
             return
     raise AssertionError(f"{FACTOR}x input: entry {bug_growth:.1f}x, reference {ref_growth:.1f}x")
-
-
-# Corpora the witnesses use; the hidden suite has its own.
-HELLO = ["hello", "hello", "help"]
-SENNRICH = ["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3
-
-
-def without_base(name: str, drop: tuple[str, ...] = ()) -> str:
-    """The reference's class ``name`` written without its base class (and minus ``drop``)."""
-    module = ast.parse(reference_source())
-    node = next(n for n in module.body if isinstance(n, ast.ClassDef) and n.name == name)
-    node.bases = []
-    node.body = [item for item in node.body
-                 if not (isinstance(item, ast.FunctionDef) and item.name in drop)]
-    return ast.unparse(node) + "\n"

@@ -22,17 +22,18 @@ from pathlib import Path
 
 import jupytext
 
-from autograder.parts import POINTS
+from autograder.assignment import Assignment, load
 
-from .catalogue import Entry, reference_source, submission_source
+from .catalogue import Catalogue, Correct, Entry, reference_source, submission_source
 
-CORRECT_DIR = Path(__file__).with_name("correct")
+HERE = Path(__file__).resolve().parent
 
 
 @dataclass
 class Job:
-    """One submission file to grade and what it contains."""
+    """One submission file of one assignment to grade, and what it contains."""
 
+    assignment: Assignment
     key: str
     suffix: str
     source: str
@@ -43,81 +44,26 @@ class Job:
         return {entry.part for entry in self.entries}
 
 
-@dataclass(frozen=True)
-class Correct:
-    """A correct submission; ``gap`` says why the grader wrongly takes points, if it does.
-
-    ``code``, when set, is edited into the reference like an entry's (``submission_source``):
-    the reference written in another student's style.
-    """
-
-    name: str
-    description: str
-    gap: str | None = None
-    code: str | None = None
-
-
-CORRECT = [
-    Correct("reference", "the reference solution flattened into one .py file"),
-    Correct(
-        "incremental",
-        "incremental pair-count BPE trainer, inline validation, loop-style helpers (.py)",
-    ),
-    Correct(
-        "lists_functional",
-        "list-based CharTokenizer (id_to_char is a list), functional-style utilities (.py)",
-    ),
-    Correct(
-        "methods_stdlib",
-        "BPE steps as private/static methods, defaultdict counts, stdlib utilities (.py)",
-    ),
-    Correct(
-        "notebook_style",
-        "a notebook (.ipynb) with helpers inlined, plain attributes, demo and plot cells",
-    ),
-    Correct(
-        "later_cell_override",
-        "the reference plus a later cell that redefines CharTokenizer as a subclass of itself "
-        "with an equivalent encode (a common notebook way to change one method)",
-    ),
-]
-
-from .styles import STYLES  # noqa: E402 - the correct styles need Correct defined above
-
-CORRECT += STYLES
-
-LATER_CELL_OVERRIDE = '''
-
-class CharTokenizer(CharTokenizer):
-    def encode(self, text):
-        """The same encode, rewritten with a loop in a later cell."""
-        if not isinstance(text, str):
-            raise TypeError(f"encode expects a str, got {type(text).__name__}")
-        ids = []
-        for ch in text:
-            ids.append(self.char_to_id.get(ch, self.unk_id))
-        return ids
-'''
-
-
-def correct_job(correct: Correct) -> Job:
+def correct_job(catalogue: Catalogue, correct: Correct) -> Job:
+    a = load(catalogue.assignment)
+    key = f"correct:{correct.name}"
     if correct.code is not None:
-        return Job(f"correct:{correct.name}", ".py", submission_source(correct.code))
+        return Job(a, key, ".py", submission_source(a, correct.code,
+                                                    later_cells=correct.later_cells))
     if correct.name == "reference":
-        return Job("correct:reference", ".py", reference_source())
-    if correct.name == "later_cell_override":
-        return Job(f"correct:{correct.name}", ".py", reference_source() + LATER_CELL_OVERRIDE)
-    path = CORRECT_DIR / f"{correct.name}.py"
-    if correct.name == "notebook_style":  # a percent-format file, graded as a notebook
-        notebook = jupytext.writes(jupytext.read(path), "ipynb")
-        return Job(f"correct:{correct.name}", ".ipynb", notebook)
-    return Job(f"correct:{correct.name}", ".py", path.read_text(encoding="utf-8"))
+        return Job(a, key, ".py", reference_source(a))
+    path = HERE / a.name / "correct" / f"{correct.name}.py"
+    if correct.notebook:  # a percent-format file, graded as a notebook
+        return Job(a, key, ".ipynb", jupytext.writes(jupytext.read(path), "ipynb"))
+    return Job(a, key, ".py", path.read_text(encoding="utf-8"))
 
 
-def plan_bundles(entries: list[Entry], solo: bool = False) -> list[Job]:
-    """Group entries into submissions with at most one entry per part."""
+def plan_bundles(catalogue: Catalogue, solo: bool = False) -> list[Job]:
+    """Group the catalogue's entries into submissions with at most one entry per part."""
+    a, entries = load(catalogue.assignment), catalogue.entries
     if solo:
-        return [Job(f"entry:{e.name}", ".py", submission_source(e.code), [e]) for e in entries]
+        return [Job(a, f"entry:{e.name}", ".py", submission_source(a, e.code), [e])
+                for e in entries]
     by_part: dict[int, list[Entry]] = defaultdict(list)
     for entry in entries:
         by_part[entry.part].append(entry)
@@ -132,8 +78,8 @@ def plan_bundles(entries: list[Entry], solo: bool = False) -> list[Job]:
     for index, bundle in enumerate(bundles):
         codes = [e.code for e in sorted(bundle, key=lambda e: e.part)]
         # Odd bundles change methods the notebook way: a later class X(X) cell.
-        source = submission_source(*codes, later_cells=index % 2 == 1)
-        jobs.append(Job(f"bundle:{index:02d}", ".py", source, bundle))
+        source = submission_source(a, *codes, later_cells=index % 2 == 1)
+        jobs.append(Job(a, f"bundle:{index:02d}", ".py", source, bundle))
     return jobs
 
 
@@ -144,7 +90,7 @@ def grade_all(jobs: list[Job], directory: Path, workers: int) -> dict[str, dict]
     def grade(job: Job) -> tuple[str, dict]:
         path = directory / (job.key.replace(":", "_") + job.suffix)
         path.write_text(job.source, encoding="utf-8")
-        return job.key, grade_file(path, job.key, timeout=240.0)
+        return job.key, grade_file(path, job.key, assignment=job.assignment, timeout=240.0)
 
     # The slowest submissions (timing bugs) start first so they do not finish last.
     ordered = sorted(jobs, key=lambda j: not any("quadratic" in e.name for e in j.entries))
@@ -176,7 +122,7 @@ def write_report(path: str, jobs: list[Job], results: dict[str, dict]) -> None:
             "status": result["status"],
             "error": result["error"],
             "seconds": result["seconds"],
-            "lost": {p: lost(result, p) for p in POINTS},
+            "lost": {p: lost(result, p) for p in job.assignment.points},
             "failed": failed_tests(result),
         }
     Path(path).write_text(json.dumps(report, indent=2), encoding="utf-8")

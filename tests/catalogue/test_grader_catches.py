@@ -12,17 +12,19 @@ Environment: ``CATALOGUE_JOBS`` (parallel gradings, default 3), ``CATALOGUE_SOLO
 
 import pytest
 
-from autograder.parts import POINTS
+from autograder.assignment import load
 
-from .entries import ENTRIES
-from .grading import CORRECT, failed_tests, lost
+from .catalogue import all_entries, catalogues
+from .grading import failed_tests, lost
+
+ENTRIES = all_entries()
 
 # Grading the whole catalogue happens in the first test that asks for it.
 pytestmark = pytest.mark.timeout(1800)
 
 
 def graded(catalogue_grades, entry):
-    job_of, results = catalogue_grades
+    job_of, results = catalogue_grades(entry.assignment)
     job = job_of[entry.name]
     result = results[job.key]
     assert result["status"] == "graded", f"{job.key}: {result['error']}"
@@ -48,7 +50,7 @@ def test_wrong_implementation_costs_nothing_elsewhere(catalogue_grades, entry):
     job, result = graded(catalogue_grades, entry)
     leaks = {
         part: failed_tests(result, part)
-        for part in POINTS
+        for part in job.assignment.points
         if part not in job.bug_parts and lost(result, part) > 0
     }
     assert not leaks, f"{job.key} ({sorted(e.name for e in job.entries)}) lost points in {leaks}"
@@ -62,15 +64,17 @@ def test_one_fault_is_charged_once(catalogue_grades, entry):
 
 
 def correct_params():
-    for correct in CORRECT:
-        marks = [pytest.mark.xfail(strict=True, reason=correct.gap)] if correct.gap else []
-        yield pytest.param(correct, id=correct.name, marks=marks)
+    for name, catalogue in catalogues().items():
+        for correct in catalogue.correct:
+            marks = [pytest.mark.xfail(strict=True, reason=correct.gap)] if correct.gap else []
+            yield pytest.param(name, correct, id=f"{name}:{correct.name}", marks=marks)
 
 
-@pytest.mark.parametrize("correct", list(correct_params()))
-def test_correct_implementation_scores_full_marks(catalogue_grades, correct):
-    _, results = catalogue_grades
+@pytest.mark.parametrize(("name", "correct"), list(correct_params()))
+def test_correct_implementation_scores_full_marks(catalogue_grades, name, correct):
+    _, results = catalogue_grades(name)
     result = results[f"correct:{correct.name}"]
     assert result["status"] == "graded", result["error"]
-    losses = {part: failed_tests(result, part) for part in POINTS if lost(result, part) > 0}
+    losses = {part: failed_tests(result, part) for part in load(name).points
+              if lost(result, part) > 0}
     assert not losses, f"{correct.name} ({correct.description}) lost points: {losses}"

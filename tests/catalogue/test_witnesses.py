@@ -13,28 +13,33 @@ from functools import cache
 
 import pytest
 
-from autograder.parts import METHOD_PART, PART_OF, PARTS
+from autograder.assignment import Assignment, known
+from autograder.assignment import load as assignment
 
-from .catalogue import load, reference_source, submission_source
-from .entries import ENTRIES
+from .catalogue import all_entries, catalogues, load, reference_source, submission_source
+
+ENTRIES = all_entries()
 
 
 @cache
-def reference_namespace() -> dict:
-    return load(reference_source())
+def reference_namespace(name: str) -> dict:
+    return load(reference_source(assignment(name)))
 
 
-def test_catalogue_covers_every_part():
-    names = [entry.name for entry in ENTRIES]
+@pytest.mark.parametrize("name", known())
+def test_catalogue_covers_every_part(name):
+    entries = catalogues()[name].entries
+    names = [entry.name for entry in entries]
     assert len(names) == len(set(names)), "entry names must be unique"
-    assert len(ENTRIES) >= 30
-    per_part = Counter(entry.part for entry in ENTRIES)
-    assert set(per_part) == set(PARTS), per_part
+    assert len(entries) >= 30
+    per_part = Counter(entry.part for entry in entries)
+    assert set(per_part) == set(assignment(name).parts), per_part
+    assert len(catalogues()[name].correct) >= 3
 
 
-def reference_method(class_name: str, method: str) -> str | None:
+def reference_method(a: Assignment, class_name: str, method: str) -> str | None:
     """``ast.dump`` of the reference's ``class_name.method``."""
-    for node in ast.parse(reference_source()).body:
+    for node in ast.parse(reference_source(a)).body:
         if isinstance(node, ast.ClassDef) and node.name == class_name:
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.name == method:
@@ -42,33 +47,34 @@ def reference_method(class_name: str, method: str) -> str | None:
     return None
 
 
-def defined_parts(code: str) -> set[int]:
+def defined_parts(a: Assignment, code: str) -> set[int]:
     """The parts whose names ``code`` (re)defines; imports and helpers define none."""
+    method_part, part_of = a.method_part, a.part_of
     parts = set()
     for node in ast.parse(textwrap.dedent(code)).body:
         if isinstance(node, ast.ClassDef) and any(
-            (node.name, item.name) in METHOD_PART for item in node.body
+            (node.name, item.name) in method_part for item in node.body
             if isinstance(item, ast.FunctionDef)
         ):
             # A method copied unchanged from the reference touches nothing.
             methods = {item.name for item in node.body if isinstance(item, ast.FunctionDef)
-                       and ast.dump(item) != reference_method(node.name, item.name)}
+                       and ast.dump(item) != reference_method(a, node.name, item.name)}
             # A whole class whose methods are all the reference's changes only the class.
-            parts |= {METHOD_PART.get((node.name, m), PART_OF[node.name]) for m in methods} or {
-                PART_OF[node.name]}
+            parts |= {method_part.get((node.name, m), part_of[node.name]) for m in methods} or {
+                part_of[node.name]}
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            parts.add(PART_OF[node.name])
+            parts.add(part_of[node.name])
         elif isinstance(node, ast.Assign):
-            parts |= {PART_OF[t.id] for t in node.targets if isinstance(t, ast.Name)}
+            parts |= {part_of[t.id] for t in node.targets if isinstance(t, ast.Name)}
     return parts
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
 def test_entry_touches_only_its_part(entry):
-    assert defined_parts(entry.code) == {entry.part}
+    assert defined_parts(assignment(entry.assignment), entry.code) == {entry.part}
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
 def test_entry_is_a_real_bug(entry):
-    bug = load(submission_source(entry.code))
-    entry.witness(bug, reference_namespace())
+    bug = load(submission_source(assignment(entry.assignment), entry.code))
+    entry.witness(bug, reference_namespace(entry.assignment))

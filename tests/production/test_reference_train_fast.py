@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from solutions import BPETokenizer
 from solutions.production_tokenizers import train_bpe_fast
+from solutions.tokenization import BPETokenizer
 
 from .conftest import CORPUS, ROOT
 

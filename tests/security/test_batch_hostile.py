@@ -23,10 +23,11 @@ import pytest
 from autograder.sandbox import limits
 from autograder.sandbox.limits import REPO
 from autograder.sandbox.reference import reference_without
+from tests.course import TOKENIZATION
 
 from .hostile import processes_with
 
-REFERENCE = reference_without(0)[0]
+REFERENCE = reference_without(TOKENIZATION, 0)[0]
 TOKEN = f"batch-outlive-{uuid.uuid4().hex}"
 FORGED = REPO / "autograder" / f"forged-{uuid.uuid4().hex[:8]}.py"  # a write into the grader
 

@@ -20,9 +20,10 @@ import uuid
 import pytest
 
 from autograder.sandbox import Worker, limits, users
+from autograder.sandbox.cleanup import tree as _descendants
 from autograder.sandbox.reference import reference_without
-from autograder.suite.conftest import _descendants
 from autograder.suite.run import grade_file
+from tests.course import TOKENIZATION
 
 from .hostile import submission
 from .leftovers import LEAVE_BEHIND, NOTHING, ipc_key, leftovers
@@ -35,7 +36,7 @@ def test_nothing_outlives_a_worker(tmp_path):
     token = f"outlive{uuid.uuid4().hex}"
     code = submission(tmp_path, LEAVE_BEHIND)
     keys = [ipc_key(token, n) for n in range(3)]
-    with Worker(code, part=4, timeout=10) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=10) as worker:
         made = worker.call("_leave", token, keys)
     assert made, "the attack did not run"
     assert leftovers(token) == NOTHING or LEVEL == "basic" and not leftovers(token)["ipc"]
@@ -47,12 +48,12 @@ def test_nothing_outlives_grading(tmp_path):
     token = f"outlive{uuid.uuid4().hex}"
     keys = [ipc_key(token, n) for n in range(3)]
     path = tmp_path / "leaver.py"
-    path.write_text(reference_without(0)[0] + LEAVE_BEHIND + f"""
+    path.write_text(reference_without(TOKENIZATION, 0)[0] + LEAVE_BEHIND + f"""
 def embedding_memory_bytes(vocab_size, embed_dim, bytes_per_param=4):
     _leave({token!r}, {keys!r})
     return vocab_size * embed_dim * bytes_per_param
 """, encoding="utf-8")
-    result = grade_file(path, "leaver", timeout=200)
+    result = grade_file(path, "leaver", assignment=TOKENIZATION, timeout=200)
     assert result["status"] == "graded", result["error"]
     assert leftovers(token) == NOTHING
 
@@ -111,7 +112,8 @@ def test_two_workers_of_a_submission_share_nothing(tmp_path):
     token = f"channel{uuid.uuid4().hex}"
     key = ipc_key(token)
     code = submission(tmp_path, SHARER)
-    with Worker(code, part=4, timeout=10) as one, Worker(code, part=6, timeout=10) as other:
+    with Worker(TOKENIZATION, code, part=4, timeout=10) as one, \
+            Worker(TOKENIZATION, code, part=6, timeout=10) as other:
         wrote = one.call("share", token, key)
         assert wrote, "the attack did not run"
         pids = _descendants(one.process.pid)
@@ -149,7 +151,7 @@ def test_no_network_at_any_level(tmp_path):
                 return [type(exc).__name__]
     """)
     try:
-        with Worker(code, part=4, timeout=10) as worker:
+        with Worker(TOKENIZATION, code, part=4, timeout=10) as worker:
             outcome = worker.call("merge_pair", [], ())
     finally:
         thread.join(6)
@@ -171,7 +173,7 @@ def test_numpy_and_regex_import_and_nothing_else_of_the_grader(tmp_path):
                     pass
             return found
     """)
-    with Worker(code, part=4, timeout=20) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=20) as worker:
         assert worker.call("merge_pair", [], ()) == [10.0, "xx1"]
 
 
@@ -179,7 +181,7 @@ def test_numpy_and_regex_import_and_nothing_else_of_the_grader(tmp_path):
 def test_at_the_drop_level_each_running_worker_has_its_own_user(tmp_path):
     source = "import os\ndef merge_pair(tokens, pair):\n    return [os.getuid()]\n"
     code = submission(tmp_path, source)
-    workers = [Worker(code, part=4, timeout=10) for _ in range(3)]
+    workers = [Worker(TOKENIZATION, code, part=4, timeout=10) for _ in range(3)]
     try:
         uids = [w.call("merge_pair", [], ())[0] for w in workers]
     finally:

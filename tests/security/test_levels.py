@@ -25,11 +25,12 @@ import pytest
 
 from autograder.sandbox import limits
 from autograder.sandbox.reference import reference_without
+from tests.course import TOKENIZATION
 
 from .hostile import processes_with
 
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = reference_without(0)[0]
+REFERENCE = reference_without(TOKENIZATION, 0)[0]
 LEVEL = limits.isolation()[0]
 
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder.parts import POINTS
 from autograder.sandbox import StudentError, Worker, limits
 from autograder.suite.run import grade_file
+from tests.course import TOKENIZATION
 
 from .hostile import submission
 
@@ -164,10 +164,10 @@ def test_a_submission_that_steals_the_reference_scores_zero(tmp_path, monkeypatc
     monkeypatch.delenv(limits.PROBED_ENV, raising=False)
     path = tmp_path / "stealer.py"
     path.write_text(STEALER, encoding="utf-8")
-    result = grade_file(path, "stealer", timeout=240)
+    result = grade_file(path, "stealer", assignment=TOKENIZATION, timeout=240)
     assert result["status"] == "graded", result["error"]
     scores = {int(p): v["score"] for p, v in result["parts"].items()}
-    assert scores == {p: 0.0 for p in POINTS}, scores
+    assert scores == {p: 0.0 for p in TOKENIZATION.points}, scores
     text = json.dumps(result, ensure_ascii=False)
     leaked = [line for line in _reference_lines() if line in text]
     assert not leaked, leaked[:5]
@@ -231,10 +231,10 @@ def forged(name):
 '''
 
 
-@pytest.mark.parametrize("part", sorted(POINTS))
+@pytest.mark.parametrize("part", sorted(TOKENIZATION.points))
 def test_no_reference_code_or_answers_in_the_worker(tmp_path, part):
     code = submission(tmp_path, SCANNER % (_digests(),))
-    with Worker(code, part=part, timeout=30) as worker:
+    with Worker(TOKENIZATION, code, part=part, timeout=30) as worker:
         assert worker.get(None, "FOUND_AT_LOAD") == []
         assert worker.call("found_at_call") == []
         # The other parts' answer constants are never sent (they are hidden values).
@@ -243,10 +243,10 @@ def test_no_reference_code_or_answers_in_the_worker(tmp_path, part):
 
 def test_a_forged_request_cannot_reach_the_graded_parts_reference(tmp_path):
     code = submission(tmp_path, SCANNER % ([],))
-    with Worker(code, part=4, timeout=30) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=30) as worker:
         reply = worker.call("forged", "merge_pair")
         assert "ref_error" in reply and "no function" in reply["ref_error"]["message"]
-    with Worker(code, part=3, timeout=30) as worker:  # another part's: served
+    with Worker(TOKENIZATION, code, part=3, timeout=30) as worker:  # another part's: served
         assert worker.call("forged", "merge_pair") == {"ref_ok": {"value": ["ab"]}}
 
 
@@ -256,7 +256,7 @@ def test_another_parts_reference_cannot_compute_the_graded_part(tmp_path):
             tok = create_tokenizer("bpe", 30, ["low lower lowest"])
             return tok.merges
     """)
-    with Worker(code, part=3, timeout=30) as worker:
+    with Worker(TOKENIZATION, code, part=3, timeout=30) as worker:
         with pytest.raises(StudentError) as error:
             worker.call("via_create_tokenizer")
         assert error.value.type_name == "NameError"

@@ -25,11 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.parts import PARTS
 from autograder.sandbox import Worker, WorkerFailure, limits
 from autograder.suite.run import SCORER_MEMORY, grade_file
-from autograder.suite.support import EXTRA_HASH_SEEDS
 from tests.catalogue.catalogue import reference_source
+from tests.course import TOKENIZATION
 
 from .hostile import submission
 
@@ -53,7 +52,7 @@ def raw_reply(tmp_path: Path, body: str):
 
 def rss_of_tree(pid: int) -> int:
     """Resident bytes of ``pid`` and all its descendants."""
-    from autograder.suite.conftest import _descendants
+    from autograder.sandbox.cleanup import tree as _descendants
 
     total = 0
     for member in _descendants(pid):
@@ -84,12 +83,13 @@ def test_a_submissions_workers_together_stay_within_its_memory_budget(tmp_path):
                 pass
             return len(HELD) * block
     ''')
-    wanted = [(part, 1) for part in PARTS] + [(3, seed) for seed in EXTRA_HASH_SEEDS]
+    wanted = [(part, 1) for part in TOKENIZATION.parts]
+    wanted += [(3, seed) for seed in TOKENIZATION.extra_workers[3]]
     assert len(wanted) == limits.WORKERS_AT_ONCE
     workers = []
     try:
         for part, seed in wanted:
-            workers.append(Worker(code, part, timeout=30, hash_seed=seed))
+            workers.append(Worker(TOKENIZATION, code, part, timeout=30, hash_seed=seed))
         held = [worker.call("hog", 400 * MIB) for worker in workers]
         total = sum(rss_of_tree(worker.process.pid) for worker in workers)
     finally:
@@ -124,7 +124,7 @@ from autograder.sandbox import Worker, WorkerFailure
 from tests.security.hostile import submission
 code = submission(Path({str(tmp_path)!r}), {source!r})
 kind = None
-with Worker(code, part=4, timeout=60) as worker:
+with Worker(TOKENIZATION, code, part=4, timeout=60) as worker:
     try:
         worker.call("merge_pair", ["a"], ["a", "b"])
     except WorkerFailure as exc:
@@ -142,7 +142,8 @@ print(json.dumps({{"kind": kind, "peak": peak_kib()}}))
 def test_a_deeply_nested_reply_is_a_protocol_failure(tmp_path):
     code = raw_reply(tmp_path, 'b\'{"ok": true, "value": \' + b"[" * 100_000 + b"]" * 100_000'
                                ' + b"}"')
-    with Worker(code, part=4, timeout=30) as worker, pytest.raises(WorkerFailure) as failure:
+    with Worker(TOKENIZATION, code, part=4, timeout=30) as worker, \
+            pytest.raises(WorkerFailure) as failure:
         worker.call("merge_pair", ["a"], ["a", "b"])
     assert failure.value.kind == "protocol"
 
@@ -150,7 +151,8 @@ def test_a_deeply_nested_reply_is_a_protocol_failure(tmp_path):
 def test_a_reply_with_too_many_values_is_a_protocol_failure(tmp_path):
     # 1.5 million zeros fit in 3 MB: under the size cap, over the count.
     code = raw_reply(tmp_path, 'b\'{"ok": true, "value": [\' + b"0," * 1_500_000 + b"0]}"')
-    with Worker(code, part=4, timeout=30) as worker, pytest.raises(WorkerFailure) as failure:
+    with Worker(TOKENIZATION, code, part=4, timeout=30) as worker, \
+            pytest.raises(WorkerFailure) as failure:
         worker.call("merge_pair", ["a"], ["a", "b"])
     assert failure.value.kind == "protocol"
 
@@ -173,7 +175,8 @@ def test_the_scoring_process_has_its_own_memory_limit(tmp_path):
     path = tmp_path / "scorer_limits.py"
     path.write_text(reference_source(), encoding="utf-8")
     result: dict = {}
-    grading = threading.Thread(target=lambda: result.update(grade_file(path, "x")))
+    grading = threading.Thread(
+        target=lambda: result.update(grade_file(path, "x", assignment=TOKENIZATION)))
     grading.start()
     seen = None  # the last reading; the limit is set just after the process starts
     while grading.is_alive() and seen != str(SCORER_MEMORY):
@@ -196,10 +199,11 @@ def _grade_in_child(path: Path, timeout: float) -> dict:
     """``grade_file`` in a child process: its result, wall time and own peak memory."""
     script = f'''
 import json, time
+from autograder.assignment import load
 from autograder.suite.run import grade_file
 {PEAK}
 start = time.monotonic()
-result = grade_file({str(path)!r}, "x", timeout={timeout})
+result = grade_file({str(path)!r}, "x", assignment=load("tokenization"), timeout={timeout})
 print(json.dumps({{"status": result["status"], "error": result["error"],
                   "seconds": time.monotonic() - start,
                   "peak": peak_kib()}}))

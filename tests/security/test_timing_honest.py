@@ -17,6 +17,7 @@ import pytest
 
 from autograder.suite.run import grade_file
 from tests.catalogue.catalogue import reference_source
+from tests.course import TOKENIZATION
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -159,7 +160,7 @@ class CharTokenizer(CharTokenizer):
 def grade(tmp_path, override: str) -> dict[str, dict]:
     path = tmp_path / "student.py"
     path.write_text(reference_source() + "\n" + override, encoding="utf-8")
-    result = grade_file(path, "hostile", timeout=300)
+    result = grade_file(path, "hostile", assignment=TOKENIZATION, timeout=300)
     assert result["status"] == "graded", result["error"]
     return {test["id"].split("::")[-1]: test for test in result["tests"] if test["part"] == 2}
 

@@ -31,10 +31,10 @@ from pathlib import Path
 import pytest
 
 from autograder.report.safe import MAX_WARNINGS, WARNING_CHARS
+from autograder.suite.checks import show
 from autograder.suite.evidence import compared, evidence, outline, render
 from autograder.suite.plugin import shown_warnings
 from autograder.suite.run import grade_file
-from autograder.suite.support import show
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "samples/submitted/dave_script/tokenization/tokenization.py"

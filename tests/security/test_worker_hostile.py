@@ -16,6 +16,7 @@ import pytest
 
 from autograder.sandbox import Remote, StudentError, Worker, WorkerFailure, limits, users
 from autograder.sandbox.limits import REPO
+from tests.course import TOKENIZATION
 
 from .hostile import processes_with, submission
 
@@ -29,7 +30,7 @@ def test_os_exit_at_import_is_a_crash_not_a_hang(tmp_path):
     source = "import os\nEXIT = os._exit(0)\ndef merge_pair(t, p):\n    return t\n"
     code = submission(tmp_path, source)
     with pytest.raises(WorkerFailure) as failure:
-        Worker(code, part=4, timeout=5)
+        Worker(TOKENIZATION, code, part=4, timeout=5)
     assert failure.value.kind == "crash"
 
 
@@ -40,7 +41,7 @@ def test_sys_exit_at_import_is_reported_and_the_rest_loads(tmp_path):
         def merge_pair(tokens, pair):
             return list(tokens)
     """)
-    with Worker(code, part=4, timeout=5) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=5) as worker:
         assert any("SystemExit" in e for e in worker.load_errors)
         assert worker.call("merge_pair", ["a"], ("a", "b")) == ["a"]
 
@@ -53,7 +54,7 @@ def test_base_exceptions_from_a_call_are_student_errors(tmp_path, exc):
                 raise {exc}
             return list(tokens)
     """)
-    with Worker(code, part=4, timeout=5) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=5) as worker:
         with pytest.raises(StudentError) as error:
             worker.call("merge_pair", ["a"], ("a", "b"))
         assert not error.value.is_a("Exception")
@@ -66,14 +67,14 @@ def test_infinite_loop_at_import_times_out_and_dies(tmp_path):
     code = submission(tmp_path, "class Hang:\n    while True:\n        pass\n")
     start = time.monotonic()
     with pytest.raises(WorkerFailure) as failure:
-        Worker(code, part=4, timeout=1.5)
+        Worker(TOKENIZATION, code, part=4, timeout=1.5)
     assert failure.value.kind == "timeout"
     assert time.monotonic() - start < 10
 
 
 def test_infinite_loop_in_a_call_times_out_and_the_worker_is_killed(tmp_path):
     code = submission(tmp_path, "def merge_pair(tokens, pair):\n    while True:\n        pass\n")
-    worker = Worker(code, part=4, timeout=1.0)
+    worker = Worker(TOKENIZATION, code, part=4, timeout=1.0)
     pid = worker.process.pid
     with pytest.raises(WorkerFailure) as failure:
         worker.call("merge_pair", ["a"], ("a", "b"))
@@ -90,7 +91,7 @@ def test_memory_beyond_the_limit_fails_the_call_only(tmp_path):
             hog = bytearray(8 * 1024 ** 3)
             return [len(hog)]
     """)
-    with Worker(code, part=4, timeout=20) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=20) as worker:
         with pytest.raises((StudentError, WorkerFailure)) as error:
             worker.call("merge_pair", ["a"], ("a", "b"))
         if isinstance(error.value, StudentError):
@@ -107,7 +108,7 @@ def test_children_that_leave_the_session_do_not_outlive_grading(tmp_path):
                 subprocess.Popen(sleeper, start_new_session=True)
             return list(tokens)
     """)
-    with Worker(code, part=4, timeout=10) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=10) as worker:
         assert worker.call("merge_pair", ["a"], ("a", "b")) == ["a"]
         deadline = time.monotonic() + 3
         while len(processes_with(token)) < 3 and time.monotonic() < deadline:
@@ -141,7 +142,7 @@ def test_objects_that_claim_to_equal_anything_arrive_as_handles(tmp_path):
         def count_pairs(word_tokens, word_freq):
             return Anything()
     """)
-    with Worker(code, part=4, timeout=5) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=5) as worker:
         liar = worker.call("merge_pair", ["a"], ("a", "b"))
         assert isinstance(liar, Remote) and liar != ["a"]
         fake_list = worker.call("count_pairs", {}, {})
@@ -155,7 +156,7 @@ def test_flooding_output_is_capped(tmp_path):
                 print("x" * 1000)
             return list(tokens)
     """)
-    with Worker(code, part=4, timeout=20) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=20) as worker:
         try:
             worker.call("merge_pair", ["a"], ("a", "b"))
         except StudentError as error:
@@ -176,7 +177,7 @@ def test_the_grader_and_the_reference_are_invisible(tmp_path):
                          if f.startswith("test_part") or f in ("bpe_steps.py", "grades.csv")]
             return seen
     """)
-    with Worker(code, part=4, timeout=30) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=30) as worker:
         found = worker.call("merge_pair", [], ("a", "b"))
         assert [p for p in found if str(REPO) in p or "solutions" in p] == []
 
@@ -198,7 +199,7 @@ def test_writes_outside_the_private_tmp_are_refused(tmp_path):
                     outcome.append(type(exc).__name__)
             return outcome
     """)
-    with Worker(code, part=4, timeout=5) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=5) as worker:
         outcome = worker.call("merge_pair", [], ("a", "b"))
     # Under /tmp (a clone there) the write may land in the worker's private /tmp: what
     # matters is that nothing appears on the grader's side.
@@ -217,7 +218,7 @@ def test_no_network(tmp_path):
                 return [type(exc).__name__, str(exc.errno)]
             return ["connected"]
     """)
-    with Worker(code, part=4, timeout=5) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=5) as worker:
         outcome = worker.call("merge_pair", [], ("a", "b"))
     # EPERM from the system-call filter, or ENETUNREACH (no interfaces up) without it.
     assert outcome[0] != "connected" and outcome[1] in ("1", "101")
@@ -245,6 +246,6 @@ def test_the_worker_runs_as_nobody(tmp_path):
     # At the drop level: a user of its own from the pool, never one the system knows.
     source = "import os\ndef merge_pair(tokens, pair):\n    return [os.getuid()]\n"
     code = submission(tmp_path, source)
-    with Worker(code, part=4, timeout=5) as worker:
+    with Worker(TOKENIZATION, code, part=4, timeout=5) as worker:
         (uid,) = worker.call("merge_pair", [], ())
     assert uid == limits.NOBODY if LEVEL == "root" else uid in users.pool()

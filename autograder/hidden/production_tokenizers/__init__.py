@@ -1,0 +1,1 @@
+"""The production-tokenizers assignment's hidden suite (spec: the course's production.md)."""

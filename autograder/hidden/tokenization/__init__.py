@@ -1,0 +1,1 @@
+"""The tokenization assignment's hidden suite (spec: the course's assignment.md)."""

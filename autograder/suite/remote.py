@@ -1,0 +1,243 @@
+"""Calls into the worker that keep values there, and the timing of student code.
+
+The hidden tests reach student code only through a ``Student`` (fixtures.py): these
+helpers batch calls (``many``: one request for a whole column of inputs), compose them
+in the worker, and time them (``growth``: the ratio test that tells linear code from
+quadratic code without asserting any absolute number of seconds).
+"""
+
+import contextlib
+import json
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from autograder.sandbox import Remote, StudentError, WorkerFailure
+
+from .checks import check, clip, is_int, raised_at, show
+from .evidence import evidence, type_label
+
+# --- values that stay in the worker ---------------------------------------------------
+# Everything below uses only the worker's own requests (``map``, ``attrs``, ``put`` and
+# ``keep``, see ``Worker``): the suite never calls a builtin that it reached through the
+# student's objects (a function's ``__builtins__`` is whatever the student made it).
+
+
+def mro_names(student, name: str) -> list[str]:
+    """The names of the classes ``name`` derives from, read in the worker as plain strings."""
+    cls = handle(student, name)
+    mro = student.get(cls, "__mro__")
+    check(type(mro) is tuple and all(isinstance(c, Remote) for c in mro),
+          f"{name}.__mro__ should be a tuple of classes, got {show(mro)}")
+    return [str(student.get(c, "__name__")) for c in mro]  # type: ignore[union-attr]
+
+
+def handle(student, name: str, attribute: str | None = None) -> Remote:
+    """The worker's ``name`` (or ``name.attribute``), looked up once per worker."""
+    key = ("handle", name, attribute)
+    found = student.cache.get(key)
+    if found is None:
+        found = student.get(None, name)
+        if attribute is not None:
+            found = student.get(found, attribute)
+        check(isinstance(found, Remote), f"{name} should be a function or a class, got "
+                                         f"{show(found)}")
+        student.cache[key] = found
+    return found
+
+
+def many(student, func: str | Remote, *columns: list, describe=None) -> list:
+    """``[func(*row) for row in zip(*columns)]``, computed in the worker in one request.
+
+    One request instead of one per case: the cost of a property test is then the
+    student's code, not the round trips. If the student's code raises, the rows are
+    retried one by one to say which input raised (``describe(row)``, else its ``repr``).
+    """
+    if isinstance(func, str):
+        func = handle(student, func)
+    count = len(columns[0]) if columns else 0
+    try:
+        results = student.map(func, *columns)
+    except StudentError:
+        for row in zip(*columns):
+            try:
+                student.method(func, "__call__", *row)
+            except StudentError as exc:
+                where = describe(row) if describe else show(row if len(row) > 1 else row[0])
+                exc.student_message = (  # type: ignore[attr-defined]
+                    f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
+                    + (f": {evidence(clip(exc.message))}" if exc.message else "")
+                    + f" (for {where})"
+                )
+                raise
+        raise
+    check(type(results) is list and len(results) == count, "the grader could not call your code")
+    return results  # type: ignore[return-value]
+
+
+def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | None,
+                     texts: list[str]) -> list:
+    """``decode(encode(text))`` of every text, composed in the worker (two requests).
+
+    ``encode``/``decode`` are bound methods (``objects`` None) or a class's functions
+    applied to ``objects`` one by one.
+    """
+    before = [objects] if objects is not None else []
+    try:
+        ids = student.map(encode, *before, texts, keep=True)
+        results = student.map(decode, *before, ids)
+    except StudentError as exc:
+        where = show(texts[0]) if len(texts) == 1 else "one of the texts"
+        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
+        exc.student_message = (  # type: ignore[attr-defined]
+            f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} "
+            f"(in decode(encode({where})))")
+        raise
+    check(type(results) is list and len(results) == len(texts),
+          "the grader could not call your code")
+    return results  # type: ignore[return-value]
+
+
+def attributes(student, objects: list[Remote] | Remote, name: str) -> list:
+    """``[obj.name for obj in objects]`` in one request (``objects`` may be kept)."""
+    if not objects:
+        return []
+    found = student.attributes(objects, name)
+    count = len(objects) if isinstance(objects, list) else None
+    check(type(found) is list and (count is None or len(found) == count),
+          f"the grader could not read {name} of your objects")
+    return found  # type: ignore[return-value]
+
+
+def call_keeping_argument(
+    student, func: str | Remote, first: object, *rest: object
+) -> tuple[object, object]:
+    """Call ``func(first, *rest)`` in the worker; return ``(result, first afterwards)``.
+
+    ``first`` is kept in the worker (``put``), so a function that changes its argument
+    in place is seen doing it.
+    """
+    if isinstance(func, str):
+        func = student.get(None, func)
+    kept = student.put(first)
+    result = student.method(func, "__call__", kept, *rest)
+    return result, student.get(kept, None)
+
+
+# --- timings --------------------------------------------------------------------------
+
+
+# "cpu": the worker's CPU time (immune to other processes sharing the cores), falling
+# back to wall time where the kernel does not report it; "wall": wall time only.
+CLOCK = os.environ.get("AUTOGRADER_TIMING_CLOCK", "cpu")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One timed run of the student's code on inputs that are in the worker already.
+
+    ``compute()`` does the work and leaves its result in the worker (it returns a
+    handle); ``fetch(handle)`` brings the result back; ``check(value)`` judges the
+    fetched value against the reference, outside the timing. ``fetch`` is timed too: a
+    result that is worked out only when it is read (a lazy list) is paid for there.
+    """
+
+    compute: Callable[[], object]
+    fetch: Callable[[object], object]
+    check: Callable[[object], None]
+
+
+def timed(student, run: Run, limit: float | None = None) -> tuple[float, float, float]:
+    """``(compute seconds, fetch seconds, compute wall seconds)`` of ``run``; ``inf`` past
+    ``limit``. The output is checked (``run.check``) once the clocks are read.
+
+    Seconds are the CPU time of the worker's processes (``worker_cpu``: all their
+    threads and children, plus the reference's time on its behalf) when the kernel
+    reports it (``CLOCK``), else wall time. ``limit`` is on wall time: it is the timeout
+    of each request.
+    """
+    cpu = student.cpu_seconds if CLOCK == "cpu" else lambda: None
+    try:
+        with student.time_limit(limit) if limit is not None else contextlib.nullcontext():
+            cpu_start, wall_start = cpu(), time.perf_counter()
+            kept = run.compute()
+            cpu_computed, wall_computed = cpu(), time.perf_counter()
+            value = run.fetch(kept)
+            cpu_fetched, wall_fetched = cpu(), time.perf_counter()
+    except WorkerFailure as exc:
+        if exc.kind == "timeout" and limit is not None:
+            return math.inf, math.inf, math.inf
+        raise
+    run.check(value)
+    wall = wall_computed - wall_start
+    if None in (cpu_start, cpu_computed, cpu_fetched):
+        return wall, wall_fetched - wall_computed, wall
+    return cpu_computed - cpu_start, cpu_fetched - cpu_computed, wall  # type: ignore[operator]
+
+
+def growth(
+    student,
+    batch: Callable[[int], Run],
+    single: Callable[[int], Run],
+    give_up: float,
+    clear: float,
+    rounds: int = 3,
+) -> tuple[float, float, float]:
+    """``(single / batch, batch, single)``: best-of-``rounds`` times, measured in turns.
+
+    ``batch(r)`` makes k calls on k inputs of size n, ``single(r)`` one call on an input
+    of size k n (see ``Run``), each on fresh inputs for round ``r`` (a result remembered
+    from an earlier round is worth nothing), each output checked against the reference.
+    The same total work for linear code, so the ratio is about 1 when the code is linear
+    and about k when it is quadratic. The ratio is the larger of the compute times' ratio
+    and the ratio of compute and fetch together (work put off until the result is read
+    counts there). The two runs last about as long, so whatever disturbs one (another
+    process on the core or on its hyperthread sibling) is as likely to disturb the other;
+    the minimum of several runs is the least disturbed one. Both are run once to warm up
+    (page faults, caches), then in turns, until the ratio is at most ``clear`` (clearly
+    linear: noise only makes a ratio look worse, except for a lucky single run, and a
+    quadratic ratio is several times ``clear``) or ``rounds`` rounds are done. A single run
+    that takes ``give_up`` times the batch's wall time is stopped (the worker is killed)
+    and counts as infinitely slow: far beyond any threshold, and a quadratic submission
+    does not cost minutes.
+    """
+    batch_best, single_best = [math.inf, math.inf], [math.inf, math.inf]
+    batch_wall, ratio = math.inf, math.inf
+    for turn in range(rounds + 1):
+        compute, fetch, wall = timed(student, batch(turn))
+        batch_best = [min(batch_best[0], compute), min(batch_best[1], fetch)]
+        batch_wall = min(batch_wall, wall)
+        compute, fetch, _ = timed(student, single(turn), limit=max(1.0, give_up * batch_wall))
+        if math.inf in (compute, fetch):  # stopped: far too slow, however fast it ran before
+            return math.inf, sum(batch_best), math.inf
+        single_best = [min(single_best[0], compute), min(single_best[1], fetch)]
+        ratio = max(single_best[0] / max(batch_best[0], 1e-6),
+                    sum(single_best) / max(sum(batch_best), 1e-6))
+        if turn and ratio <= clear:
+            break
+    return ratio, sum(batch_best), sum(single_best)
+
+
+def fetch_ids(student, kept: Remote) -> object:
+    """A kept list of ID lists, read back through its text: ``repr`` of a list of ``int``
+    is JSON, and makes the worker spend a tenth of what sending each ID as a value does
+    (so the fetch does not drown the compute time). Anything else comes back as a value."""
+    text = student.method(kept, "__repr__")
+    if type(text) is str:
+        with contextlib.suppress(ValueError, RecursionError):
+            value = json.loads(text)
+            if type(value) is list and all(
+                    type(ids) is list and all(is_int(i) for i in ids) for ids in value):
+                return value
+    return student.get(kept, None)
+
+
+def ratio_text(ratio: float, give_up: float) -> str:
+    """``"9.5x"``, or ``"over 8x"`` for a run that was stopped."""
+    return f"over {give_up:g}x" if ratio == math.inf else f"{ratio:.1f}x"
+
+
+def ms_text(seconds: float) -> str:
+    return "stopped" if seconds == math.inf else f"{seconds * 1e3:.1f} ms"
