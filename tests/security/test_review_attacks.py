@@ -8,6 +8,8 @@ scoring process before its fix (the review's notes list the attacks that failed)
   the scoring process at basic) or a child made with ``clone(CLONE_PARENT)`` (the
   worker's sibling). The worker now adopts its orphans, and its filter keeps it so and
   refuses ``CLONE_PARENT``; checked at every level and through the Gradescope entry;
+- work done on the timing inputs while they arrive (a patched ``put`` of the worker's own
+  protocol code), before the clock started: the inputs are now sent inside the clock;
 - a reply built to be slow to rebuild (numbers that all hash alike: quadratic to put
   in a set) held the scoring process for minutes past the request's timeout;
 - a reference answer too long for JSON (``attention_scores(10**4299)``) broke the
@@ -36,11 +38,7 @@ from .hostile import submission
 
 pytestmark = pytest.mark.timeout(600)
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _levels() -> list[str]:
-    """The levels this machine can run (as root: root, drop and basic)."""
-    return ["root", "drop", "basic"] if os.geteuid() == 0 else ["userns", "basic"]
+LEVELS = ["root", "drop", "basic"] if os.geteuid() == 0 else ["userns", "basic"]
 
 
 # Quadratic encode (a copy of the rest of the text at each character); the batch's short
@@ -102,7 +100,7 @@ def _part2(tests: list[dict]) -> dict[str, dict]:
 
 
 @pytest.mark.parametrize("how", ["orphan", "sibling"])
-@pytest.mark.parametrize("level", _levels())
+@pytest.mark.parametrize("level", LEVELS)
 def test_work_outside_the_workers_tree_still_counts_in_the_timing(
         tmp_path, monkeypatch, level, how):
     monkeypatch.setenv("AUTOGRADER_ISOLATION", level)
@@ -133,6 +131,64 @@ def test_work_in_an_orphan_counts_through_the_gradescope_entry_point(tmp_path):
     results = json.loads((tmp_path / "results" / "results.json").read_text())
     (timing,) = [t for t in results["tests"] if t["name"].startswith("Part 2: encode takes time")]
     assert timing["score"] == 0, timing
+
+
+# Works on the inputs while the grader waits for the reply to its ``put``, before its
+# clock starts: the worker's protocol code runs in the student's process, so it can be
+# patched. Then the timed ``encode`` only looks the answers up.
+PRECOMPUTE = '''
+import sys as _sys
+
+
+class CharTokenizer(CharTokenizer):
+    MADE, DONE = [], {}
+
+    def __init__(self, vocab=None):
+        super().__init__(vocab)
+        CharTokenizer.MADE.append(self)
+
+    def _slow_ids(self, text):
+        out, rest = [], text
+        for ch in text:
+            out.append(self.char_to_id.get(ch, self.unk_id))
+            rest = rest[1:]
+        return out
+
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        done = CharTokenizer.DONE.pop((id(self), text), None)
+        return done if done is not None else self._slow_ids(text)
+
+
+def _patch_put():
+    objects = _sys.modules["__main__"].Objects
+    keep = objects.keep
+
+    def keep_and_work(self, value):
+        if type(value) is list and CharTokenizer.MADE and all(type(v) is str for v in value):
+            tok = CharTokenizer.MADE[-1]
+            for text in value:
+                CharTokenizer.DONE[(id(tok), text)] = tok._slow_ids(text)
+        return keep(self, value)
+
+    objects.keep = keep_and_work
+    return 1
+
+
+class _Start:
+    PATCHED = _patch_put()
+'''
+
+
+def test_work_done_while_the_inputs_arrive_counts_in_the_timing(tmp_path):
+    path = tmp_path / "student.py"
+    path.write_text(reference_source(TOKENIZATION) + PRECOMPUTE, encoding="utf-8")
+    result = grade_file(path, "early", assignment=TOKENIZATION, timeout=300)
+    assert result["status"] == "graded", result["error"]
+    tests = _part2(result["tests"])
+    assert tests["test_encode_linear_time"]["status"] == "failed"
+    assert tests["test_encode_matches_reference"]["status"] == "passed"  # the answers are right
 
 
 SLOW_TO_REBUILD = '''
