@@ -3,20 +3,18 @@
 Each test replays one attack that scored points, read the reference or held the
 scoring process before its fix (the review's notes list the attacks that failed):
 
-- quadratic work hidden from the timing tests in a process outside the worker's tree:
-  a grandchild orphaned by a double fork (re-parented to init at the drop level, to
-  the scoring process at basic) or a child made with ``clone(CLONE_PARENT)`` (the
-  worker's sibling). The worker now adopts its orphans, and its filter keeps it so and
-  refuses ``CLONE_PARENT``; checked at every level and through the Gradescope entry;
+- quadratic work hidden from the timing tests outside the worker's process tree: a
+  grandchild orphaned by a double fork, or a child made with ``clone(CLONE_PARENT)``
+  (drop, basic, Gradescope). The worker adopts its orphans; its filter keeps it so and
+  refuses ``CLONE_PARENT``;
 - work done on the timing inputs while they arrive (a patched ``put`` of the worker's own
   protocol code), before the clock started: the inputs are now sent inside the clock;
-- a reply built to be slow to rebuild (numbers that all hash alike: quadratic to put
-  in a set) held the scoring process for minutes past the request's timeout;
-- a reference answer too long for JSON (``attention_scores(10**4299)``) broke the
-  scoring process's reply instead of being an error in the worker;
-- at the drop level the CLI graded with the checkout open to the workers' users: a
-  submission that reads ``solutions/`` found through the scorer's command line scored
-  93 without a line of its own. The CLI now closes the checkout's secrets first.
+- a reply slow to rebuild (numbers that all hash alike) held the scoring process for
+  minutes; a reference answer too long for JSON broke the scorer's reply;
+- a made-up place of an error ("raised at cell 97, line 9800") spelled hidden inputs out
+  in the feedback: only real lines of the submission are shown;
+- at the drop level the CLI graded with the checkout open to the workers' users: reading
+  ``solutions/`` scored 93 with no code of its own. The CLI now closes the secrets first.
 """
 
 import json
@@ -29,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from autograder.gradescope.bundle import build
-from autograder.sandbox import Worker, WorkerFailure, limits
+from autograder.sandbox import StudentError, Worker, WorkerFailure, limits
 from autograder.suite.run import grade_file
 from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
@@ -48,7 +46,6 @@ import ctypes as _ctypes
 import marshal as _marshal
 import os as _os
 import time as _time
-
 
 def _elsewhere(work, how):
     """``work()`` in another process, which the worker never waits for."""
@@ -72,7 +69,6 @@ def _elsewhere(work, how):
     _os.close(read)
     return _marshal.loads(b"".join(chunks))
 
-
 class CharTokenizer(CharTokenizer):
     def _slow_ids(self, text):
         out, rest = [], text
@@ -95,10 +91,6 @@ def _hidden_work(how: str) -> str:
     return reference_source(TOKENIZATION) + HIDDEN_WORK.replace("HOW", repr(how))
 
 
-def _part2(tests: list[dict]) -> dict[str, dict]:
-    return {t["id"].split("::")[-1]: t for t in tests if t["part"] == 2}
-
-
 @pytest.mark.parametrize("how", ["orphan", "sibling"])
 @pytest.mark.parametrize("level", LEVELS)
 def test_work_outside_the_workers_tree_still_counts_in_the_timing(
@@ -110,7 +102,7 @@ def test_work_outside_the_workers_tree_still_counts_in_the_timing(
     path.write_text(_hidden_work(how), encoding="utf-8")
     result = grade_file(path, "hider", assignment=TOKENIZATION, timeout=300)
     assert result["status"] == "graded", result["error"]
-    tests = _part2(result["tests"])
+    tests = {t["id"].split("::")[-1]: t for t in result["tests"] if t["part"] == 2}
     assert tests["test_encode_linear_time"]["status"] == "failed"
     assert tests["test_decode_linear_time"]["status"] == "passed"  # the control
 
@@ -139,7 +131,6 @@ def test_work_in_an_orphan_counts_through_the_gradescope_entry_point(tmp_path):
 PRECOMPUTE = '''
 import sys as _sys
 
-
 class CharTokenizer(CharTokenizer):
     MADE, DONE = [], {}
 
@@ -160,7 +151,6 @@ class CharTokenizer(CharTokenizer):
         done = CharTokenizer.DONE.pop((id(self), text), None)
         return done if done is not None else self._slow_ids(text)
 
-
 def _patch_put():
     objects = _sys.modules["__main__"].Objects
     keep = objects.keep
@@ -175,7 +165,6 @@ def _patch_put():
     objects.keep = keep_and_work
     return 1
 
-
 class _Start:
     PATCHED = _patch_put()
 '''
@@ -186,7 +175,7 @@ def test_work_done_while_the_inputs_arrive_counts_in_the_timing(tmp_path):
     path.write_text(reference_source(TOKENIZATION) + PRECOMPUTE, encoding="utf-8")
     result = grade_file(path, "early", assignment=TOKENIZATION, timeout=300)
     assert result["status"] == "graded", result["error"]
-    tests = _part2(result["tests"])
+    tests = {t["id"].split("::")[-1]: t for t in result["tests"] if t["part"] == 2}
     assert tests["test_encode_linear_time"]["status"] == "failed"
     assert tests["test_encode_matches_reference"]["status"] == "passed"  # the answers are right
 
@@ -195,11 +184,9 @@ SLOW_TO_REBUILD = '''
 P = 2 ** 61 - 1  # hash(k * P) == 0 for every k: a set of them is built in quadratic time
 _SAME_HASH = [P * k for k in range(1, 40_000)]
 
-
 class _Colliding(set):
     def __iter__(self):  # the worker sends the numbers without building the set itself
         return iter(_SAME_HASH)
-
 
 def merge_pair(tokens, pair):
     return _Colliding()
@@ -227,11 +214,28 @@ def test_a_reference_answer_too_long_for_json_is_an_error_in_the_worker(tmp_path
         assert worker.call("merge_pair", [], ("a", "b")) == ["RuntimeError"]
 
 
+def test_a_made_up_place_of_an_error_carries_nothing_out(tmp_path):
+    # "raised at cell C, line L" shows even when a test's inputs are hidden: numbers made
+    # up from the input (cell 97, line 9800: "a", "b") carried hidden inputs out.
+    code = submission(tmp_path, """
+        def merge_pair(tokens, pair):
+            if tokens:
+                exec(compile("\\n" * 9799 + "raise KeyError", "<cell 97, line 1>", "exec"))
+            raise KeyError
+    """)
+    with Worker(TOKENIZATION, code, part=4, timeout=10) as worker:
+        errors = []
+        for tokens in (["a"], []):
+            with pytest.raises(StudentError) as error:
+                worker.call("merge_pair", tokens, ("a", "b"))
+            errors.append(error.value.where)
+    assert errors == ["", "line 5"]  # a real line of the submission still shows
+
+
 # Finds the grader's checkout through the scorer's command line (world-readable in
 # /proc without namespaces) and runs its reference as its own code.
 THIEF = '''
 import os
-
 
 def _stolen():
     for pid in os.listdir("/proc"):
@@ -252,19 +256,15 @@ def _stolen():
         return scope
     return {}
 
-
 def _members(name):
     cls = _stolen().get(name, object)
     return {k: v for k, v in vars(cls).items() if k == "__init__" or not k.startswith("__")}
 
-
 class Tokenizer:
     locals().update(_members("Tokenizer"))
 
-
 class CharTokenizer(Tokenizer):
     locals().update(_members("CharTokenizer"))
-
 
 class BPETokenizer(Tokenizer):
     locals().update(_members("BPETokenizer"))
