@@ -11,6 +11,8 @@ scoring process before its fix (the review's notes list the attacks that failed)
   protocol code), before the clock started: the inputs are now sent inside the clock;
 - a reply slow to rebuild (numbers that all hash alike) held the scoring process for
   minutes; a reference answer too long for JSON broke the scorer's reply;
+- io_uring opened a TCP connection past the filter's socket rules (drop, basic): the
+  filter now refuses io_uring;
 - a made-up place of an error ("raised at cell 97, line 9800") spelled hidden inputs out
   in the feedback: only real lines of the submission are shown;
 - at the drop level the CLI graded with the checkout open to the workers' users: reading
@@ -19,6 +21,7 @@ scoring process before its fix (the review's notes list the attacks that failed)
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import zipfile
@@ -33,58 +36,13 @@ from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
 
 from .hostile import submission
+from .review_sources import HIDDEN_WORK, PRECOMPUTE, RING_CALL, THIEF
 
 pytestmark = pytest.mark.timeout(600)
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS = ["root", "drop", "basic"] if os.geteuid() == 0 else ["userns", "basic"]
 
 
-# Quadratic encode (a copy of the rest of the text at each character); the batch's short
-# texts are done here and look slow on the wall clock, the long one elsewhere.
-HIDDEN_WORK = '''
-import ctypes as _ctypes
-import marshal as _marshal
-import os as _os
-import time as _time
-
-def _elsewhere(work, how):
-    """``work()`` in another process, which the worker never waits for."""
-    read, write = _os.pipe()
-    if how == "orphan":
-        pid = _os.fork()
-        if pid == 0:
-            if _os.fork() == 0:
-                _os.write(write, _marshal.dumps(work()))
-                _os._exit(0)
-            _os._exit(0)
-        _os.waitpid(pid, 0)
-    else:  # clone(CLONE_PARENT | SIGCHLD): the helper is the worker's sibling
-        if _ctypes.CDLL(None).syscall(56, 0x8000 | 17, 0, 0, 0, 0) == 0:
-            _os.write(write, _marshal.dumps(work()))
-            _os._exit(0)
-    _os.close(write)
-    chunks = []
-    while block := _os.read(read, 1 << 20):
-        chunks.append(block)
-    _os.close(read)
-    return _marshal.loads(b"".join(chunks))
-
-class CharTokenizer(CharTokenizer):
-    def _slow_ids(self, text):
-        out, rest = [], text
-        for ch in text:
-            out.append(self.char_to_id.get(ch, self.unk_id))
-            rest = rest[1:]
-        return out
-
-    def encode(self, text):
-        if not isinstance(text, str):
-            raise TypeError("encode expects a str")
-        if len(text) < 10000:
-            _time.sleep(0.05)
-            return self._slow_ids(text)
-        return _elsewhere(lambda: self._slow_ids(text), HOW)
-'''
 
 
 def _hidden_work(how: str) -> str:
@@ -125,49 +83,6 @@ def test_work_in_an_orphan_counts_through_the_gradescope_entry_point(tmp_path):
     assert timing["score"] == 0, timing
 
 
-# Works on the inputs while the grader waits for the reply to its ``put``, before its
-# clock starts: the worker's protocol code runs in the student's process, so it can be
-# patched. Then the timed ``encode`` only looks the answers up.
-PRECOMPUTE = '''
-import sys as _sys
-
-class CharTokenizer(CharTokenizer):
-    MADE, DONE = [], {}
-
-    def __init__(self, vocab=None):
-        super().__init__(vocab)
-        CharTokenizer.MADE.append(self)
-
-    def _slow_ids(self, text):
-        out, rest = [], text
-        for ch in text:
-            out.append(self.char_to_id.get(ch, self.unk_id))
-            rest = rest[1:]
-        return out
-
-    def encode(self, text):
-        if not isinstance(text, str):
-            raise TypeError("encode expects a str")
-        done = CharTokenizer.DONE.pop((id(self), text), None)
-        return done if done is not None else self._slow_ids(text)
-
-def _patch_put():
-    objects = _sys.modules["__main__"].Objects
-    keep = objects.keep
-
-    def keep_and_work(self, value):
-        if type(value) is list and CharTokenizer.MADE and all(type(v) is str for v in value):
-            tok = CharTokenizer.MADE[-1]
-            for text in value:
-                CharTokenizer.DONE[(id(tok), text)] = tok._slow_ids(text)
-        return keep(self, value)
-
-    objects.keep = keep_and_work
-    return 1
-
-class _Start:
-    PATCHED = _patch_put()
-'''
 
 
 def test_work_done_while_the_inputs_arrive_counts_in_the_timing(tmp_path):
@@ -214,6 +129,20 @@ def test_a_reference_answer_too_long_for_json_is_an_error_in_the_worker(tmp_path
         assert worker.call("merge_pair", [], ("a", "b")) == ["RuntimeError"]
 
 
+def test_no_network_through_io_uring(tmp_path):
+    # The filter refused socket() and connect(), but io_uring's requests did both unseen:
+    # at the drop level (Docker, Gradescope) a hidden input went out to 127.0.0.1.
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+    port = listener.getsockname()[1]
+    code = submission(tmp_path, RING_CALL.replace("PORT", str(port)))
+    with listener, Worker(TOKENIZATION, code, part=4, timeout=10) as worker:
+        outcome = worker.call("merge_pair", ["a hidden input"], ("a", "b"))
+        with pytest.raises(TimeoutError):
+            listener.accept()[0].recv(100)
+    assert outcome != ["sent"]
+
+
 def test_a_made_up_place_of_an_error_carries_nothing_out(tmp_path):
     # "raised at cell C, line L" shows even when a test's inputs are hidden: numbers made
     # up from the input (cell 97, line 9800: "a", "b") carried hidden inputs out.
@@ -232,46 +161,6 @@ def test_a_made_up_place_of_an_error_carries_nothing_out(tmp_path):
     assert errors == ["", "line 5"]  # a real line of the submission still shows
 
 
-# Finds the grader's checkout through its parent's command line (the scoring process:
-# world-readable in /proc without namespaces) and runs its reference as its own code.
-# (Any other world-readable copy of the course on the machine is as good: the grader
-# can close only its own.)
-THIEF = '''
-import os
-
-def _stolen():
-    try:
-        with open(f"/proc/{os.getppid()}/cmdline", "rb") as handle:
-            args = handle.read().decode(errors="replace").split("\\0")
-        root = next(a for a in args if "/autograder/" in a).split("autograder/")[0]
-        source = ""
-        for module in ("base", "char", "bpe_steps", "bpe", "utils", "costs"):
-            with open(f"{root}solutions/tokenization/{module}.py", encoding="utf-8") as handle:
-                source += "".join(line for line in handle if not line.startswith("from ."))
-    except (OSError, StopIteration):
-        return {}
-    scope = {"__name__": "stolen"}
-    exec(source, scope)
-    return scope
-
-def _members(name):
-    cls = _stolen().get(name, object)
-    return {k: v for k, v in vars(cls).items() if k == "__init__" or not k.startswith("__")}
-
-class Tokenizer:
-    locals().update(_members("Tokenizer"))
-
-class CharTokenizer(Tokenizer):
-    locals().update(_members("CharTokenizer"))
-
-class BPETokenizer(Tokenizer):
-    locals().update(_members("BPETokenizer"))
-'''
-FUNCTIONS = ("word_frequencies", "count_pairs", "merge_pair", "create_tokenizer",
-             "tokenize_dataset", "analyze_tokenization", "embedding_memory_bytes",
-             "attention_scores", "attention_speedup", "vocab_tradeoff")
-THIEF += "".join(f"\n\ndef {name}(*a, **k):\n    return _stolen()[{name!r}](*a, **k)\n"
-                 for name in FUNCTIONS)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the drop level needs root")
