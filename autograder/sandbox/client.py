@@ -332,8 +332,8 @@ class Worker:
         deadline = time.monotonic() + self.timeout
         while True:
             size = int.from_bytes(self._read(4, deadline), "big")
-            if size > MAX_REPLY:
-                raise self._fail("protocol", f"reply of {size} bytes is over {MAX_REPLY}")
+            if size > MAX_REPLY:  # not the size itself: the student picks it (a covert channel)
+                raise self._fail("protocol", f"a reply over the limit of {MAX_REPLY} bytes")
             try:
                 message = json.loads(self._read(size, deadline).decode("utf-8"))
             except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply

@@ -163,6 +163,21 @@ def test_a_made_up_place_of_an_error_carries_nothing_out(tmp_path):
 
 
 
+def test_a_reply_size_made_up_carries_nothing_out(tmp_path):
+    # A length header over the limit was quoted in the feedback: 31 bits of a hidden
+    # input per test, whatever the test's visibility.
+    code = submission(tmp_path, """
+        import os, struct, sys
+        def merge_pair(tokens, pair):
+            os.write(int(sys.argv[2]), struct.pack(">I", 0x7F000000 + len(tokens)))
+            os.read(0, 1)
+    """)
+    with (Worker(TOKENIZATION, code, part=4, timeout=5) as worker,
+          pytest.raises(WorkerFailure) as failure):
+        worker.call("merge_pair", ["hidden"], ("a", "b"))
+    assert failure.value.kind == "protocol" and str(0x7F000001) not in failure.value.detail
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="the drop level needs root")
 def test_at_drop_the_cli_closes_the_checkout_before_student_code_runs(tmp_path):
     # A fresh clone is world-readable: open the secrets as a clone has them (the CLI, or
