@@ -41,6 +41,9 @@ from ..assignment import Assignment
 from .reference import reference_without
 
 MAX_DEPTH = 100
+# JSON cannot carry an int of more than ``sys.get_int_max_str_digits()`` (4300) digits:
+# writing ``attention_scores(10**4000)`` into the reply would fail in the scoring process.
+MAX_INT_BITS = 12_000
 
 
 class RefError(Exception):
@@ -205,6 +208,8 @@ class ReferenceServer:
         """The reply in the pipe's tags; an object of a reference class goes as its state."""
         if depth > MAX_DEPTH:
             raise RefError("value nested too deeply")
+        if type(value) is int and value.bit_length() > MAX_INT_BITS:
+            raise RefError("the reference returned a number too long to send")
         if value is None or type(value) in (bool, int, str):
             return value
         if type(value) is float:
