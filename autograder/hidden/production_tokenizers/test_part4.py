@@ -261,7 +261,10 @@ TRAIN_EXAMPLES = [
     (["ab ab ab ab ab xy xy b"], 30),
     (["ab ab ab ab ab xy xy b"], 8),
     (["ba ab", "dc cd"], 20),  # four pairs, all with score 1: ('a','##b') first
-    (["aaa aaaa", "aa"], 12),  # ('##a','##a') merges left to right, without overlap
+    (["aaa aaaa", "aa"], 12),
+    # ('##a', '##a') merges first, left to right without overlap: "b ##aa ##aa ##a", so the
+    # next merges are ('b', '##aa') and ('##aa', '##a'), never ('b', '##a').
+    (["b c abb abb baaaaa babb baaaaa"], 22),
     (["low lower lowest", "newer newest new", "wider wide"], 40),
     (["tu tuu uu", "ut"], 10),
     (["It's 10:30, Mr. O'Neil!", "«Ça va?» — «Oui.»"], 40),
