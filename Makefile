@@ -1,6 +1,10 @@
 # Two commands for users: `make demo` and `make test`. Both set up .venv when it is missing.
 PY := .venv/bin/python
 STAMP := .venv/.installed
+# The course's assignments: the folders of autograder/hidden/ with a spec.py. Targets that
+# take A=NAME do every assignment without it.
+ASSIGNMENTS := $(patsubst autograder/hidden/%/spec.py,%,$(wildcard autograder/hidden/*/spec.py))
+A ?= $(ASSIGNMENTS)
 
 .PHONY: setup release student-bundle demo test bench bench-batch gradescope mutation lint
 
@@ -15,7 +19,9 @@ $(STAMP): pyproject.toml
 ## Instructor: regenerate the student release in assignments/ from source/ with nbgrader
 ## (nbgrader_config.py; nbgrader runs `alembic`, so .venv/bin goes on PATH).
 release: $(STAMP)
-	PATH="$(CURDIR)/.venv/bin:$$PATH" $(PY) -m nbgrader generate_assignment tokenization --force
+	for a in $(A); do \
+	  PATH="$(CURDIR)/.venv/bin:$$PATH" $(PY) -m nbgrader generate_assignment $$a --force || exit 1; \
+	done
 
 ## Instructor: what students receive: $(BUNDLE)/<assignment>.zip per assignment of the
 ## release, with a short requirements note; refuses to build if anything hidden is in it.
@@ -23,9 +29,12 @@ BUNDLE ?= dist/student
 student-bundle: $(STAMP)
 	$(PY) -m autograder.student_bundle --out $(BUNDLE)
 
-## TA: grade the bundled sample submissions and print the class summary.
+## TA: grade the bundled sample submissions and print the class summary (one report
+## folder per assignment in out/demo/).
 demo: $(STAMP)
-	$(PY) -m autograder grade samples/submitted --out out/demo
+	for a in $(A); do \
+	  $(PY) -m autograder grade samples/submitted --assignment $$a --out out/demo/$$a || exit 1; \
+	done
 
 ## Everyone: the repository's own tests.
 test: $(STAMP)
@@ -35,23 +44,32 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
-## Speed: seconds per submission of our hidden suite vs `nbgrader autograde`, side by side.
+## Speed: seconds per submission of our hidden suite vs `nbgrader autograde`, side by side;
+## an assignment's own benchmark (bench_reference.py in its folder) runs after it.
 bench: $(STAMP)
-	$(PY) -m autograder.bench
+	for a in $(A); do \
+	  $(PY) -m autograder.bench --assignment $$a || exit 1; \
+	  if [ -f autograder/hidden/$$a/bench_reference.py ]; then \
+	    $(PY) -m autograder.hidden.$$a.bench_reference || exit 1; fi; \
+	done
 
 ## Scale: grade 200 generated submissions (correct, wrong, stubs, hanging, crashing) with --jobs 2.
 bench-batch: $(STAMP)
-	$(PY) -m autograder.bench_batch --count 200 --jobs 2
+	$(PY) -m autograder.hidden.tokenization.bench_batch --count 200 --jobs 2
 
-## Validity: grade one-change mutants of the reference; writes autograder/validity/MUTATION.md.
+## Validity: grade one-change mutants of the reference; writes autograder/hidden/NAME/MUTATION.md.
 mutation: $(STAMP)
-	$(PY) -m autograder.validity.mutation
+	for a in $(A); do $(PY) -m autograder.validity.mutation --assignment $$a || exit 1; done
 
-## Validity: timing tests under CPU load, 30 runs; writes autograder/validity/TIMING.md.
+## Validity: timing tests under CPU load, 30 runs; writes autograder/hidden/NAME/TIMING.md.
 .PHONY: timing-stability
 timing-stability: $(STAMP)
-	$(PY) -m autograder.validity.timing_stability --runs 30
+	for a in $(A); do \
+	  if [ -f autograder/hidden/$$a/timing_variants.py ]; then \
+	    $(PY) -m autograder.validity.timing_stability --assignment $$a --runs 30 || exit 1; fi; \
+	done
 
-## Scale out: build autograder.zip for Gradescope (setup.sh, run_autograder, grader, reference).
+## Scale out: build autograder-NAME.zip for Gradescope (setup.sh, run_autograder, the engine,
+## the assignment's hidden tests and reference).
 gradescope: $(STAMP)
-	$(PY) -m autograder.gradescope.bundle --out autograder.zip
+	for a in $(A); do $(PY) -m autograder.gradescope.bundle --assignment $$a || exit 1; done

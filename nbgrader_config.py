@@ -1,7 +1,8 @@
 """nbgrader configuration for the tokenization course.
 
-The course directory is the repository root: instructors edit ``source/tokenization/``
-and ``make release`` writes the student version to ``assignments/tokenization/``.
+The course directory is the repository root: instructors edit ``source/<assignment>/``
+and ``make release`` writes the student version to ``assignments/<assignment>/`` for
+every assignment (``make release A=NAME`` for one).
 """
 
 import os
@@ -12,6 +13,10 @@ c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 c.CourseDirectory.course_id = "tokenization-course"
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "assignments"
+# Instructor tools beside a source notebook stay out of the release (make_parallel.py
+# regenerates parallel.json with babel; students get the JSON).
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback",
+                            "make_parallel.py"]
 
 # What a student sees in place of each "### BEGIN SOLUTION ... ### END SOLUTION" region
 # (indented like the region) and in place of a written answer.

@@ -1,14 +1,15 @@
-"""``make bench``: seconds per submission, our hidden suite vs ``nbgrader autograde``.
+"""``make bench A=NAME``: seconds per submission, our hidden suite vs ``nbgrader autograde``.
 
-    .venv/bin/python -m autograder.bench [--copies N] [--keep]
+    .venv/bin/python -m autograder.bench --assignment NAME [--copies N] [--keep]
 
-Both graders get the same notebooks (the sample notebooks in ``samples/submitted``,
+Both graders get the same notebooks (the assignment's sample notebooks in
+``samples/submitted/<student>/NAME/``,
 each repeated ``--copies`` times under a new student ID) and grade them one after
 another, in one run on one machine:
 
 - ours: ``grade_file`` on each notebook (extract -> sandboxed workers -> hidden
   suite), timed per call;
-- nbgrader: a temporary course folder with ``source/tokenization`` (the
+- nbgrader: a temporary course folder with ``source/NAME`` (the
   instructor's notebook and its data), ``nbgrader generate_assignment`` (not
   timed), the notebooks copied into ``submitted/``, then ``nbgrader autograde``
   timed as a whole. It executes every cell of each notebook, as it does for a
@@ -32,9 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from .assignment import Assignment, known, load
+
 ROOT = Path(__file__).resolve().parents[1]
-ASSIGNMENT = "tokenization"
-SOURCE = ROOT / "source" / ASSIGNMENT
 SAMPLES = ROOT / "samples" / "submitted"
 TARGET_SECONDS = 3.0
 
@@ -54,10 +55,11 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def sample_notebooks(copies: int) -> list[tuple[str, Path]]:
-    """(student_id, notebook) for every sample notebook that is valid JSON, ``copies`` times."""
+def sample_notebooks(a: Assignment, copies: int) -> list[tuple[str, Path]]:
+    """(student_id, notebook) for every sample notebook of ``a`` that is valid JSON,
+    ``copies`` times."""
     notebooks = []
-    for path in sorted(SAMPLES.glob(f"*/{ASSIGNMENT}/*.ipynb")):
+    for path in sorted(SAMPLES.glob(f"*/{a.name}/*.ipynb")):
         try:
             json.loads(path.read_text(encoding="utf-8"))
         except ValueError:
@@ -68,7 +70,7 @@ def sample_notebooks(copies: int) -> list[tuple[str, Path]]:
 
 
 def time_ours(
-    notebooks: list[tuple[str, Path]],
+    a: Assignment, notebooks: list[tuple[str, Path]],
 ) -> tuple[list[float], float, dict[str, float]]:
     """Wall seconds of each ``grade_file`` call, total CPU seconds, scores."""
     from .suite.run import grade_file
@@ -77,7 +79,7 @@ def time_ours(
     cpu = cpu_seconds()
     for student, path in notebooks:
         started = time.perf_counter()
-        result = grade_file(path, student)
+        result = grade_file(path, student, assignment=a)
         seconds.append(time.perf_counter() - started)
         scores[student] = result["score"] if result["status"] == "graded" else float("nan")
     return seconds, cpu_seconds() - cpu, scores
@@ -95,28 +97,32 @@ def _nbgrader(course: Path, *args: str) -> None:
 
 
 def time_nbgrader(
-    notebooks: list[tuple[str, Path]], course: Path
+    a: Assignment, notebooks: list[tuple[str, Path]], course: Path
 ) -> tuple[float, float, dict[str, float]]:
     """Wall and CPU seconds of one ``nbgrader autograde`` over all notebooks, scores."""
+    source, name = ROOT / "source" / a.name, a.name
     (course / "nbgrader_config.py").write_text(NBGRADER_CONFIG.format(root=str(course)))
-    shutil.copytree(SOURCE, course / "source" / ASSIGNMENT)
-    _nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
-    data = [p for p in SOURCE.iterdir() if p.suffix != ".ipynb"]
+    shutil.copytree(source, course / "source" / name)
+    _nbgrader(course, "generate_assignment", name, "--force")
+    data = [p for p in source.iterdir() if p.suffix != ".ipynb"]
     for student, path in notebooks:
-        folder = course / "submitted" / student / ASSIGNMENT
+        folder = course / "submitted" / student / name
         folder.mkdir(parents=True)
-        shutil.copy(path, folder / f"{ASSIGNMENT}.ipynb")
+        shutil.copy(path, folder / f"{name}.ipynb")
         for extra in data:  # the notebook reads its data files from its own folder
-            shutil.copy(extra, folder / extra.name)
+            if extra.is_dir():
+                shutil.copytree(extra, folder / extra.name)
+            else:
+                shutil.copy(extra, folder / extra.name)
     started, cpu = time.perf_counter(), cpu_seconds()
-    _nbgrader(course, "autograde", ASSIGNMENT, "--create", "--force")
+    _nbgrader(course, "autograde", name, "--create", "--force")
     elapsed, cpu = time.perf_counter() - started, cpu_seconds() - cpu
 
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:
         scores = {
-            student: gradebook.find_submission(ASSIGNMENT, student).score
+            student: gradebook.find_submission(name, student).score
             for student, _ in notebooks
         }
     return elapsed, cpu, scores
@@ -128,20 +134,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copies", type=int, default=1,
                         help="times each sample notebook is graded (default: %(default)s)")
     parser.add_argument("--keep", action="store_true", help="keep the nbgrader course folder")
+    parser.add_argument("--assignment", required=True, choices=known())
     args = parser.parse_args(argv)
-    notebooks = sample_notebooks(max(1, args.copies))
-    if not notebooks or not (SOURCE / f"{ASSIGNMENT}.ipynb").is_file():
-        raise SystemExit("needs source/tokenization/tokenization.ipynb and sample notebooks "
-                         "(run samples/make_samples.py)")
+    a = load(args.assignment)
+    notebooks = sample_notebooks(a, max(1, args.copies))
+    if not notebooks or not (ROOT / "source" / a.name / f"{a.name}.ipynb").is_file():
+        raise SystemExit(f"needs source/{a.name}/{a.name}.ipynb and sample notebooks in "
+                         f"samples/submitted/<student>/{a.name}/ (samples/make_samples.py)")
     names = sorted({p.parents[1].name for _, p in notebooks})
     print(f"Grading {len(notebooks)} notebooks ({', '.join(names)}; x{args.copies}) "
           "one at a time with each grader...", flush=True)
 
     load_before = os.getloadavg()[0]
-    ours, ours_cpu, our_scores = time_ours(notebooks)
+    ours, ours_cpu, our_scores = time_ours(a, notebooks)
     course = Path(tempfile.mkdtemp(prefix="nbgrader-bench-"))
     try:
-        theirs_total, theirs_cpu, their_scores = time_nbgrader(notebooks, course)
+        theirs_total, theirs_cpu, their_scores = time_nbgrader(a, notebooks, course)
     finally:
         if args.keep:
             print(f"nbgrader course folder kept in {course}")

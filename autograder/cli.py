@@ -30,13 +30,12 @@ from typing import TextIO
 from .assignment import Assignment, UnknownAssignment, known, load
 from .batch import grade_all
 from .cache import ResultCache
-from .collect import UsageError, detect_assignments, find_submissions
+from .collect import UsageError, check_root, detect_assignments, find_submissions
 from .report import console_summary, write_reports
 from .report.format import one_line, points
-from .results import SubmissionResult
+from .results import VISIBILITIES, SubmissionResult
 from .sandbox import cleanup, limits, users
 
-VISIBILITIES = ("after_published", "hidden", "visible", "after_due_date")
 # Exit code when the sandbox did not start for some submission (the reports are written).
 ENVIRONMENT_FAILED = 3
 CACHE_DIR = ".cache"  # results by submission content, so a rerun resumes
@@ -171,8 +170,7 @@ def grade_command(args: argparse.Namespace) -> int:
             f"{args.path} looks like an nbgrader course folder; "
             f"pass its submissions: {args.path / 'submitted'}"
         )
-    if not args.path.exists():
-        raise UsageError(f"{args.path}: no such file or folder")
+    check_root(args.path)
     assignments = assignments_of(args)
     batches = [(a, find_submissions(args.path, a.name),
                 args.out / a.name if len(assignments) > 1 else args.out) for a in assignments]

@@ -39,6 +39,8 @@ NOTHING_FOUND = "no notebook or .py file found"
 GRADABLE = (".ipynb", ".py")
 # Folders that Jupyter, Python and git create next to notebooks: never a student.
 TOOL_FOLDERS = {".ipynb_checkpoints", "__pycache__", ".git"}
+# Loose files read to tell their assignment by the names they define, at most.
+MAX_PROBED = 5
 LINK_IGNORED = "a symbolic link, not followed: a submission is the student's own files"
 
 
@@ -114,19 +116,24 @@ def _student_submission(root: Path, student: Path, assignment: str) -> Submissio
     return Submission(student.name, path, path.relative_to(root).as_posix(), notes=notes)
 
 
+def check_root(root: Path) -> None:
+    """Raise ``UsageError`` unless ``root`` can be graded: a notebook, a .py file or a folder."""
+    if not root.exists():
+        raise UsageError(f"{root}: no such file or folder")
+    if root.is_file() and root.suffix not in GRADABLE:
+        raise UsageError(f"{root}: expected a .ipynb notebook, a .py file or a folder")
+    if not root.is_file() and not root.is_dir():
+        raise UsageError(f"{root}: not a file or folder")
+
+
 def find_submissions(root: Path, assignment: str) -> list[Submission]:
     """Every submission under ``root``, sorted by student_id; raises ``UsageError``."""
     root = Path(root)
-    if not root.exists():
-        raise UsageError(f"{root}: no such file or folder")
+    check_root(root)
     if root.is_file():
-        if root.suffix not in GRADABLE:
-            raise UsageError(f"{root}: expected a .ipynb notebook, a .py file or a folder")
         missing = missing_warning(root) if root.suffix == ".py" else None
         return _distinct([Submission(root.stem, root, root.name,
                                      notes=[missing] if missing else [])])
-    if not root.is_dir():
-        raise UsageError(f"{root}: not a file or folder")
     found: dict[str, Submission] = {}
     for entry in sorted(root.iterdir()):
         kind = entry_kind(entry)
@@ -158,8 +165,8 @@ def detect_assignments(root: Path) -> list[Assignment]:
     """The assignments found under ``root`` when ``--assignment`` is not given.
 
     In a ``submitted/`` tree, every known assignment that some student has a folder
-    for; else the one ``root``'s own name tells (``tokenization.ipynb``, a folder named
-    after it); else the one the graded names of the first gradable file belong to
+    for; else the one ``root``'s own name tells (``<name>.ipynb``, a folder named
+    after it); else the one the graded names of its first gradable files belong to
     (read by the limited extraction, nothing of it runs). Empty when nothing tells.
     """
     root = Path(root)
@@ -175,12 +182,13 @@ def detect_assignments(root: Path) -> list[Assignment]:
         return [by_place]
     files = [root] if root.is_file() else sorted(
         p for p in root.iterdir() if entry_kind(p) == "file" and p.suffix in GRADABLE)
-    for path in files[:1]:
+    for path in files[:MAX_PROBED]:
         try:
             by_names = infer(path, extract_limited(path).defined())
         except SubmissionError:
-            return []
-        return [by_names] if by_names is not None else []
+            continue  # a broken file tells nothing; the next one may
+        if by_names is not None:
+            return [by_names]
     return []
 
 

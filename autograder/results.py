@@ -10,12 +10,15 @@ it could not be graded at all (``error`` then says why, e.g. ``"timeout"``).
 ``userns``, ``drop``, ``basic``: see ``autograder.sandbox.limits``); the batch sets it.
 """
 
-from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, get_args
 
 if TYPE_CHECKING:
     from .assignment import Assignment
 
-Visibility = Literal["visible", "hidden", "after_due_date", "after_published"]
+Visibility = Literal["after_published", "hidden", "visible", "after_due_date"]
+# Gradescope's visibilities of a test, the engine's one list of them (the CLI's choices
+# in this order: the default first).
+VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 
 
 class TestResult(TypedDict):

@@ -2,7 +2,7 @@
 
     .venv/bin/python samples/make_samples.py
 
-Six students, one per thing the batch must handle::
+For the tokenization assignment, six students, one per thing the batch must handle::
 
     alice_correct/tokenization/tokenization.ipynb   the reference solution: full marks
     bob_buggy/tokenization/tokenization.ipynb       plausible bugs in Parts 3, 4 and 6 only
@@ -11,13 +11,13 @@ Six students, one per thing the batch must handle::
     erin_broken/tokenization/tokenization.ipynb     not JSON at all: fails to grade, batch goes on
     frank_empty/tokenization/notes.txt              nothing gradable: a row with an error
 
-Notebooks are built from the release (``assignments/tokenization/tokenization.ipynb``)
-with every solution cell filled from the instructor's notebook
-(``source/tokenization/tokenization.ipynb``, nbgrader ``### BEGIN/END SOLUTION``
-markers removed), matched by nbgrader ``grade_id``. Until those notebooks exist
-the samples are ``.py`` files made from the reference solution
-(``autograder.sandbox.reference``), and the stub is that source with every
-function body replaced by ``raise NotImplementedError``.
+For the production-tokenizers assignment, three: ``alice_correct``, ``bob_buggy`` (a
+bug in Part 6 only) and ``carol_stub``. Every assignment's samples sit beside each other
+in one ``submitted/`` tree, as nbgrader collects them.
+
+Notebooks are built from the release (``assignments/NAME/NAME.ipynb``) with every
+solution cell filled from the instructor's notebook (``source/NAME/NAME.ipynb``, nbgrader
+``### BEGIN/END SOLUTION`` markers removed), matched by nbgrader ``grade_id``.
 
 Bugs are injected by exact string replacement (``BUGS``; each lists the spellings
 of the line in the notebook and in the reference); the replacement must match
@@ -25,24 +25,15 @@ exactly once, so a change to the reference that moves the code makes this
 script fail loudly instead of silently producing a correct "buggy" sample.
 """
 
-import ast
 import json
 import shutil
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from autograder.sandbox.reference import reference_without  # noqa: E402
-
 OUT = ROOT / "samples" / "submitted"
-ASSIGNMENT = "tokenization"
-SOURCE_NB = ROOT / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-RELEASE_NB = ROOT / "assignments" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 
 # (part, what the student got wrong, exact text (alternatives), replacement)
-BUGS: list[tuple[int, str, tuple[str, ...], str]] = [
+TOKENIZATION_BUGS: list[tuple[int, str, tuple[str, ...], str]] = [
     (
         3,
         "ties go to the first pair counted, not the smallest",
@@ -65,6 +56,16 @@ BUGS: list[tuple[int, str, tuple[str, ...], str]] = [
         "Q1_EMBEDDING_MIB = round(30_000 * 768 * 4 / 1_000_000, 2)",
     ),
 ]
+PRODUCTION_BUGS: list[tuple[int, str, tuple[str, ...], str]] = [
+    (
+        6,
+        "prices are per thousand tokens, not per million",
+        ("    return (input_tokens * usd_per_million_input + output_tokens * "
+         "usd_per_million_output) / 1_000_000",),
+        "    return (input_tokens * usd_per_million_input + output_tokens * "
+        "usd_per_million_output) / 1_000",
+    ),
+]
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 
@@ -74,49 +75,6 @@ def _spelling(source: str, part: int, what: str, olds: tuple[str, ...]) -> str:
         if source.count(old) == 1:
             return old
     raise SystemExit(f"bug for part {part} ({what}): none of {olds!r} occurs exactly once")
-
-
-def inject(source: str, bugs: list) -> str:
-    for part, what, olds, new in bugs:
-        source = source.replace(_spelling(source, part, what, olds), new)
-    return source
-
-
-# --- .py samples from the reference (used until the notebooks exist) -----------------
-
-
-def stub_source(source: str) -> str:
-    """The reference with every function body replaced and every answer set to None."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            doc = ast.get_docstring(node)
-            body: list[ast.stmt] = [ast.Expr(ast.Constant(doc))] if doc else []
-            body.append(ast.Raise(ast.Call(ast.Name("NotImplementedError"), [], []), None))
-            node.body = body
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id.startswith("Q") for t in node.targets
-        ):
-            node.value = ast.Constant(None)
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
-
-
-def as_cells(source: str) -> str:
-    """A flat source cut into jupytext ``# %%`` cells, one per top-level def or class."""
-    for keyword in ("class ", "def "):
-        source = source.replace(f"\n{keyword}", f"\n# %%\n{keyword}")
-    return "# %%\n" + source
-
-
-def script_samples() -> dict[str, tuple[str, str]]:
-    reference = reference_without(0)[0] + "\n"
-    return {
-        "alice_correct": (f"{ASSIGNMENT}.py", reference),
-        "bob_buggy": (f"{ASSIGNMENT}.py", inject(reference, BUGS)),
-        "carol_stub": (f"{ASSIGNMENT}.py", stub_source(reference)),
-        "dave_script": (f"{ASSIGNMENT}.py", as_cells(reference)),
-    }
 
 
 # --- notebook samples from source/ and the release -------------------------------------
@@ -137,10 +95,13 @@ def _strip_markers(source: str) -> str:
     )
 
 
-def filled_notebook() -> dict:
+def notebook(folder: str, name: str) -> dict:
+    return json.loads((ROOT / folder / name / f"{name}.ipynb").read_text(encoding="utf-8"))
+
+
+def filled_notebook(name: str) -> dict:
     """The release notebook with every solution cell taken from the source notebook."""
-    release = json.loads(RELEASE_NB.read_text(encoding="utf-8"))
-    source = json.loads(SOURCE_NB.read_text(encoding="utf-8"))
+    release, source = notebook("assignments", name), notebook("source", name)
     answers = {_grade_id(c): _strip_markers(_text(c)) for c in source["cells"] if _grade_id(c)}
     for cell in release["cells"]:
         meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -165,34 +126,40 @@ def as_script(notebook: dict) -> str:
     return "".join(f"# %%\n{c.rstrip()}\n\n" for c in cells)
 
 
-def notebook_samples() -> dict[str, tuple[str, str]]:
-    filled = filled_notebook()
-    release = json.loads(RELEASE_NB.read_text(encoding="utf-8"))
+def dump(nb: dict) -> str:
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
-    def dump(nb: dict) -> str:
-        return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
+def notebook_samples(name: str, bugs: list) -> dict[str, tuple[str, str]]:
+    filled = filled_notebook(name)
     return {
-        "alice_correct": (f"{ASSIGNMENT}.ipynb", dump(filled)),
-        "bob_buggy": (f"{ASSIGNMENT}.ipynb", dump(inject_notebook(filled, BUGS))),
-        "carol_stub": (f"{ASSIGNMENT}.ipynb", dump(release)),
-        "dave_script": (f"{ASSIGNMENT}.py", as_script(filled)),
+        "alice_correct": (f"{name}.ipynb", dump(filled)),
+        "bob_buggy": (f"{name}.ipynb", dump(inject_notebook(filled, bugs))),
+        "carol_stub": (f"{name}.ipynb", dump(notebook("assignments", name))),
     }
 
 
-def main() -> None:
-    use_notebooks = SOURCE_NB.is_file() and RELEASE_NB.is_file()
-    samples = notebook_samples() if use_notebooks else script_samples()
-    samples["erin_broken"] = (f"{ASSIGNMENT}.ipynb", '{"cells": [{"cell_type": "code", "sou')
+def tokenization_samples() -> dict[str, tuple[str, str]]:
+    name = "tokenization"
+    samples = notebook_samples(name, TOKENIZATION_BUGS)
+    samples["dave_script"] = (f"{name}.py", as_script(filled_notebook(name)))
+    samples["erin_broken"] = (f"{name}.ipynb", '{"cells": [{"cell_type": "code", "sou')
     samples["frank_empty"] = ("notes.txt", "I could not get Jupyter to start, sorry!\n")
+    return samples
+
+
+def main() -> None:
+    classes = {"tokenization": tokenization_samples(),
+               "production_tokenizers": notebook_samples("production_tokenizers",
+                                                         PRODUCTION_BUGS)}
     if OUT.exists():
         shutil.rmtree(OUT)
-    for student, (name, text) in sorted(samples.items()):
-        folder = OUT / student / ASSIGNMENT
-        folder.mkdir(parents=True)
-        (folder / name).write_text(text, encoding="utf-8")
-        print(f"wrote {(folder / name).relative_to(ROOT)}")
-    print(f"samples built from {'the notebooks' if use_notebooks else 'the reference (.py)'}")
+    for assignment, samples in classes.items():
+        for student, (name, text) in sorted(samples.items()):
+            folder = OUT / student / assignment
+            folder.mkdir(parents=True)
+            (folder / name).write_text(text, encoding="utf-8")
+            print(f"wrote {(folder / name).relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder import bench_batch
 from autograder.collect import find_submissions
 from autograder.extract import extract
+from autograder.hidden.tokenization import bench_batch
 from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,4 +104,5 @@ def test_rss_of_a_process_tree():
 
 def test_make_target():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "\nbench-batch: $(STAMP)\n\t$(PY) -m autograder.bench_batch" in makefile
+    command = "$(PY) -m autograder.hidden.tokenization.bench_batch"
+    assert f"\nbench-batch: $(STAMP)\n\t{command}" in makefile

@@ -19,7 +19,7 @@ from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples" / "submitted"
-SUITE = ROOT / "autograder" / "suite"
+SUITE = ROOT / "autograder" / "hidden" / "tokenization"
 
 
 def run_cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
@@ -132,7 +132,8 @@ def test_a_single_file_is_reported_under_its_stem(tmp_path: Path) -> None:
     # An unreadable notebook keeps this fast: the batch still runs and writes every report.
     notebook = tmp_path / "zoe.ipynb"
     shutil.copy(SAMPLES / "erin_broken" / "tokenization" / "tokenization.ipynb", notebook)
-    proc = run_cli("grade", notebook, "--out", tmp_path / "out", "--jobs", "1")
+    proc = run_cli("grade", notebook, "--out", tmp_path / "out", "--jobs", "1",
+                   "--assignment", "tokenization")
     assert proc.returncode == 0, proc.stderr
     grades = rows(tmp_path / "out")
     assert list(grades) == ["zoe"] and grades["zoe"]["status"] == "error"

@@ -61,7 +61,7 @@ def lean_python(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory) -> Path:
-    return build(tmp_path_factory.mktemp("zip") / "autograder.zip")
+    return build(tmp_path_factory.mktemp("zip") / "autograder.zip", TOKENIZATION)
 
 
 def test_the_zip_has_gradescope_entry_points_and_only_the_grader(bundle):

@@ -1,12 +1,12 @@
-"""The nbgrader source notebook and its student release.
+"""The nbgrader source notebooks and their student releases, for every assignment.
 
 - The source notebook (with solutions) runs top to bottom in a real kernel and passes every
   visible test.
 - The released notebook (stubs) fails every visible test cell.
-- Every visible test also fails on a plausible wrong implementation (cells run in-process with
-  one solution line changed).
-- Test-cell points per part equal ``autograder.parts.POINTS``, and everything the hidden grader
-  extracts (top-level imports, def, class, UPPER_CASE constants) is where it should be.
+- Test-cell points per part equal the assignment's ``POINTS``, and everything the hidden
+  grader extracts (top-level imports, def, class, UPPER_CASE constants) is where it should be.
+- Tokenization: every visible test also fails on a plausible wrong implementation (cells run
+  in-process with one solution line changed), and the reflection is its one manual answer.
 """
 
 import ast
@@ -21,12 +21,13 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder.extract.split import kept_names
-from tests.course import TOKENIZATION
+from tests.course import known, load
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "source" / "tokenization" / "tokenization.ipynb"
-RELEASE = ROOT / "assignments" / "tokenization" / "tokenization.ipynb"
 TEST_ID = re.compile(r"test_part(\d)_\w+")
+# The plots each source notebook draws.
+IMAGES = {"tokenization": 2, "production_tokenizers": 5}
 
 
 def grading(cell) -> dict:
@@ -60,12 +61,20 @@ def source_nb():
     return nbformat.read(SOURCE, as_version=4)
 
 
+def notebook(folder: str, name: str) -> Path:
+    return ROOT / folder / name / f"{name}.ipynb"
+
+
+every_assignment = pytest.mark.parametrize("name", known())
+
+
 # ----------------------------------------------------------------------------- structure
 
 
-def test_points_per_part_match_parts_table(source_nb):
+@every_assignment
+def test_points_per_part_match_parts_table(name):
     points = defaultdict(int)
-    for cell in visible_tests(source_nb):
+    for cell in visible_tests(nbformat.read(notebook("source", name), as_version=4)):
         meta = grading(cell)
         match = TEST_ID.fullmatch(meta["grade_id"])
         assert match, f"test cell {meta['grade_id']!r} is not named test_part<N>_..."
@@ -74,7 +83,7 @@ def test_points_per_part_match_parts_table(source_nb):
         assert cell.source.startswith("# Test:"), f"{meta['grade_id']} must start with '# Test:'"
         assert "BEGIN HIDDEN TESTS" not in cell.source
         points[int(match.group(1))] += meta["points"]
-    assert dict(points) == TOKENIZATION.points
+    assert dict(points) == load(name).points
 
 
 def test_reflection_is_the_only_manual_answer(source_nb):
@@ -83,7 +92,9 @@ def test_reflection_is_the_only_manual_answer(source_nb):
     assert grading(manual[0])["solution"] and grading(manual[0])["points"] == 5
 
 
-def test_grade_ids_are_unique_and_schema_3(source_nb):
+@every_assignment
+def test_grade_ids_are_unique_and_schema_3(name):
+    source_nb = nbformat.read(notebook("source", name), as_version=4)
     metas = [grading(c) for c in source_nb.cells if grading(c)]
     ids = [m["grade_id"] for m in metas]
     assert len(ids) == len(set(ids))
@@ -103,7 +114,9 @@ def top_level(source: str):
     return kept
 
 
-def test_graded_names_are_top_level_definitions_and_tests_define_nothing(source_nb):
+@every_assignment
+def test_graded_names_are_top_level_definitions_and_tests_define_nothing(name):
+    source_nb = nbformat.read(notebook("source", name), as_version=4)
     defined = []
     for cell in source_nb.cells:
         if cell.cell_type != "code":
@@ -116,30 +129,32 @@ def test_graded_names_are_top_level_definitions_and_tests_define_nothing(source_
         elif not grading(cell).get("grade"):  # demo cells (the grader skips test cells):
             # nothing the grader would pick up by mistake
             assert names == [], f"cell defines {names} outside a solution cell:\n{cell.source}"
-    assert set(TOKENIZATION.part_of) <= set(defined)
+    assert set(load(name).part_of) <= set(defined)
     assert len(defined) == len(set(defined)), "a name is defined twice"
 
 
 # ----------------------------------------------------------------------------- kernel runs
 
 
-def test_source_notebook_runs_clean_and_passes_visible_tests():
-    nb, seconds = execute(SOURCE, allow_errors=False)
+@every_assignment
+def test_source_notebook_runs_clean_and_passes_visible_tests(name):
+    nb, seconds = execute(notebook("source", name), allow_errors=False)
     for cell in visible_tests(nb):
         stdout = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
         assert "passed" in stdout, grading(cell)["grade_id"]
     images = [o for c in nb.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
-    assert len(images) == 2, "the trade-off plot and the training-time plot"
-    # Wall time is not asserted (it depends on the machine's load); about 25 s on an idle
-    # 2-core machine. Shown with `pytest -s`.
-    print(f"source notebook executed in {seconds:.1f} s")
+    assert len(images) == IMAGES[name], "every plot of the notebook is drawn"
+    # Wall time is not asserted (it depends on the machine's load); about 25 s for the
+    # tokenization notebook on an idle 2-core machine. Shown with `pytest -s`.
+    print(f"{name} source notebook executed in {seconds:.1f} s")
 
 
-def test_released_stub_fails_every_visible_test():
-    nb, _ = execute(RELEASE, allow_errors=True)
+@every_assignment
+def test_released_stub_fails_every_visible_test(name):
+    nb, _ = execute(notebook("assignments", name), allow_errors=True)
     cells = visible_tests(nb)
     parts = {int(TEST_ID.fullmatch(grading(c)["grade_id"]).group(1)) for c in cells}
-    assert parts == set(TOKENIZATION.points)
+    assert parts == set(load(name).points)
     passing = [grading(c)["grade_id"] for c in cells if not errors(c)]
     assert passing == [], f"visible tests pass on the stub: {passing}"
 

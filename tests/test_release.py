@@ -1,4 +1,5 @@
-"""The committed student release is exactly what nbgrader makes from source/, minus solutions.
+"""The committed student release is exactly what nbgrader makes from source/, minus solutions,
+for every assignment of the course.
 
 Regenerates the release in a temporary course directory (a copy of ``source/`` and
 ``nbgrader_config.py``) and compares it with ``assignments/``. If this fails after an edit to
@@ -23,10 +24,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.course import known
+
 ROOT = Path(__file__).resolve().parents[1]
-ASSIGNMENT = "tokenization"
-SOURCE_DIR = ROOT / "source" / ASSIGNMENT
-RELEASE_DIR = ROOT / "assignments" / ASSIGNMENT
+# Files beside a source notebook that stay out of the release (nbgrader_config.py).
+INSTRUCTOR_ONLY = {"make_parallel.py"}
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
 STUB = re.compile(r"# YOUR CODE HERE\n\s*raise NotImplementedError\(\)")
@@ -47,15 +49,29 @@ def by_grade_id(nb) -> dict:
     }
 
 
+@pytest.fixture(scope="module", params=known())
+def name(request) -> str:
+    """The assignment the test is about."""
+    return request.param
+
+
+def source_notebook(name: str) -> nbformat.NotebookNode:
+    return nbformat.read(ROOT / "source" / name / f"{name}.ipynb", as_version=4)
+
+
+def release_notebook(name: str) -> nbformat.NotebookNode:
+    return nbformat.read(ROOT / "assignments" / name / f"{name}.ipynb", as_version=4)
+
+
 @pytest.fixture(scope="module")
-def regenerated(tmp_path_factory) -> Path:
+def regenerated(tmp_path_factory, name) -> Path:
     course = tmp_path_factory.mktemp("course")
     shutil.copytree(ROOT / "source", course / "source")
     shutil.copy(ROOT / "nbgrader_config.py", course / "nbgrader_config.py")
     # nbgrader runs the `alembic` command of its own environment.
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     proc = subprocess.run(
-        [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force"],
+        [sys.executable, "-m", "nbgrader", "generate_assignment", name, "--force"],
         cwd=course,
         env=env,
         capture_output=True,
@@ -63,7 +79,7 @@ def regenerated(tmp_path_factory) -> Path:
         timeout=240,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    return course / "assignments" / ASSIGNMENT
+    return course / "assignments" / name
 
 
 def differences(fresh: nbformat.NotebookNode, committed: nbformat.NotebookNode) -> list[str]:
@@ -97,10 +113,11 @@ def saved_in_jupyterlab(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def test_regenerated_release_matches_committed(regenerated):
-    fresh, committed = files(regenerated), files(RELEASE_DIR)
-    assert sorted(fresh) == sorted(committed) == [
-        "preflight.py", "tinyshakespeare.txt", "tokenization.ipynb"]
+def test_regenerated_release_matches_committed(regenerated, name):
+    fresh, committed = files(regenerated), files(ROOT / "assignments" / name)
+    shipped = sorted(set(files(ROOT / "source" / name)) - INSTRUCTOR_ONLY)
+    assert sorted(fresh) == sorted(committed) == shipped
+    assert f"{name}.ipynb" in shipped
     for name, path in fresh.items():
         if name.endswith(".ipynb"):
             new = nbformat.read(path, as_version=4)
@@ -112,9 +129,9 @@ def test_regenerated_release_matches_committed(regenerated):
             assert path.read_bytes() == committed[name].read_bytes(), name
 
 
-def test_a_release_saved_in_jupyterlab_still_matches(regenerated):
-    fresh = nbformat.read(regenerated / "tokenization.ipynb", as_version=4)
-    saved = saved_in_jupyterlab(nbformat.read(RELEASE_DIR / "tokenization.ipynb", as_version=4))
+def test_a_release_saved_in_jupyterlab_still_matches(regenerated, name):
+    fresh = nbformat.read(regenerated / f"{name}.ipynb", as_version=4)
+    saved = saved_in_jupyterlab(release_notebook(name))
     nbformat.validate(saved)
     assert differences(fresh, saved) == []
     # what matters still counts: an edited cell or lost nbgrader metadata is a difference
@@ -122,26 +139,26 @@ def test_a_release_saved_in_jupyterlab_still_matches(regenerated):
     edited.cells[3].source += "\n# edited"
     assert differences(fresh, edited) == [f"cell 3: {edited.cells[3].source[:300]}"]
     unlocked = copy.deepcopy(saved)
-    unlocked.cells[6].metadata.nbgrader["locked"] = False
+    locked = next(c for c in unlocked.cells if c.metadata.get("nbgrader", {}).get("locked"))
+    locked.metadata.nbgrader["locked"] = False
     assert len(differences(fresh, unlocked)) == 1
 
 
-def test_release_copies_the_corpus():
-    corpus = (RELEASE_DIR / "tinyshakespeare.txt").read_bytes()
-    assert corpus == (SOURCE_DIR / "tinyshakespeare.txt").read_bytes()
+def test_release_copies_the_corpus(name):
+    corpus = (ROOT / "assignments" / name / "tinyshakespeare.txt").read_bytes()
+    assert corpus == (ROOT / "source" / name / "tinyshakespeare.txt").read_bytes()
     assert len(corpus.decode("utf-8").splitlines()) == 40_000
 
 
-def test_release_has_no_markers():
-    nb = nbformat.read(RELEASE_DIR / "tokenization.ipynb", as_version=4)
+def test_release_has_no_markers(name):
+    nb = release_notebook(name)
     for cell in nb.cells:
         for marker in MARKERS:
             assert marker not in cell.source, cell.source[:300]
 
 
-def test_release_has_no_solution_code():
-    source = by_grade_id(nbformat.read(SOURCE_DIR / "tokenization.ipynb", as_version=4))
-    release = by_grade_id(nbformat.read(RELEASE_DIR / "tokenization.ipynb", as_version=4))
+def test_release_has_no_solution_code(name):
+    source, release = by_grade_id(source_notebook(name)), by_grade_id(release_notebook(name))
     assert source.keys() == release.keys()
     solution_cells = [gid for gid, cell in source.items() if cell.metadata.nbgrader["solution"]]
     assert len(solution_cells) >= 9
@@ -160,9 +177,8 @@ def test_release_has_no_solution_code():
                     assert line not in stub, f"{gid}: solution line left in the release: {line}"
 
 
-def test_release_keeps_locked_cells_and_signatures():
-    source = by_grade_id(nbformat.read(SOURCE_DIR / "tokenization.ipynb", as_version=4))
-    release = by_grade_id(nbformat.read(RELEASE_DIR / "tokenization.ipynb", as_version=4))
+def test_release_keeps_locked_cells_and_signatures(name):
+    source, release = by_grade_id(source_notebook(name)), by_grade_id(release_notebook(name))
     for gid, cell in source.items():
         meta = cell.metadata.nbgrader
         if meta["locked"]:

@@ -30,6 +30,7 @@ def error_result(student_id: str, source: str, error: str) -> dict:
     """A tokenization result that could not be graded."""
     return new_result(TOKENIZATION, student_id, source, status="error", error=error)
 
+
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>&amp;"\''
 
 
@@ -50,7 +51,8 @@ def graded_result(student_id: str, failing: set[int] = frozenset(), output: str 
         parts[str(part)] = {"score": 0.0 if part in failing else float(points),
                             "max_score": float(points)}
     return {
-        "student_id": student_id, "source": f"{student_id}/tokenization/tokenization.ipynb",
+        "assignment": "tokenization", "student_id": student_id,
+        "source": f"{student_id}/tokenization/tokenization.ipynb",
         "status": "graded", "error": None, "warnings": [], "tests": tests, "parts": parts,
         "score": sum(p["score"] for p in parts.values()), "max_score": 100.0, "seconds": 1.5,
     }
@@ -236,17 +238,18 @@ def test_an_inconsistent_result_is_reported_as_a_failure() -> None:
     bad = graded_result("carl")
     bad["score"] = 42.0  # parts add up to 100
     assert result_problems(bad, TOKENIZATION)
-    results = [checked(bad), checked(graded_result("dora"))]
-    rows = list(csv.DictReader(io.StringIO(grades_csv(results))))
+    results = [checked(bad, TOKENIZATION), checked(graded_result("dora"), TOKENIZATION)]
+    rows = list(csv.DictReader(io.StringIO(grades_csv(results, TOKENIZATION))))
     assert rows[0]["status"] == "error" and "grader error" in rows[0]["error"]
     assert rows[0]["total"] == "" and rows[1]["total"] == "100"  # not graded: no number
     missing = graded_result("dan")
     del missing["parts"]
-    assert checked(missing)["status"] == "error"
+    assert checked(missing, TOKENIZATION)["status"] == "error"
 
 
 def test_student_ids_cannot_escape_the_output_folder(tmp_path: Path) -> None:
-    write_reports([graded_result(".."), graded_result("grades.csv")], tmp_path / "out")
+    write_reports([graded_result(".."), graded_result("grades.csv")], tmp_path / "out",
+                  TOKENIZATION)
     assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir()) == [
         "_..", "_grades.csv"
     ]

@@ -41,7 +41,7 @@ def test_a_worker_that_dies_before_it_is_ready_is_a_grading_error(
     assert result["error"].startswith("environment: the sandboxed worker did not start")
     assert result["score"] == 0
     # An error is not a grade: the cache keeps nothing, so the next run grades again.
-    cache = ResultCache(tmp_path, options="")
+    cache = ResultCache(tmp_path, TOKENIZATION, options="")
     cache.put(reference_file, result)
     assert cache.get(reference_file) is None and not list(tmp_path.iterdir())
 

@@ -434,7 +434,7 @@ def graded(tmp_path_factory):
         paths[name] = folder / f"{name}.py"
         paths[name].write_text(source, encoding="utf-8")
     with ThreadPoolExecutor(max_workers=3) as pool:
-        futures = {name: pool.submit(grade_file, path, name, timeout=240)
+        futures = {name: pool.submit(grade_file, path, name, assignment=TOKENIZATION, timeout=240)
                    for name, path in paths.items()}
         return {name: future.result() for name, future in futures.items()}
 

@@ -1,8 +1,8 @@
-"""Cut student source into top-level statements and assign each to a part.
+"""Cut student source into the top-level statements that are graded.
 
 Only definitions are kept (``kept_names`` below is the rule): imports, ``def`` and
-``class`` statements, assignments to UPPER_CASE names (the spec's constants such as
-``Q1_EMBEDDING_MIB``), assignments of a literal value to a name of any case
+``class`` statements, assignments to UPPER_CASE names (the spec's answer constants),
+assignments of a literal value to a name of any case
 (``vocab_size = 50``), and ``try``/``if`` blocks whose bodies only import or define (``try:
 from tqdm import tqdm`` / ``except ImportError: tqdm = lambda x: x``). Everything else at
 the top level (demo calls, prints, plots, loops, the student's own asserts) is dropped,
@@ -13,11 +13,13 @@ sets a name a kept definition reads (the kept code would fail with ``NameError``
 kept import of a module graded code cannot import (the standard library, numpy and regex
 only). Both name the cell and line and say the rule.
 
-A definition whose name is in the spec belongs to that name's part; any other kept
-statement is *shared* (helpers, imports) and is loaded with every part.
+Which part a statement belongs to is the assignment's business, not extraction's
+(``StudentCode.for_part`` with the assignment's ``PART_OF``): a definition of a spec name
+belongs to that name's part; any other kept statement is *shared* (helpers, imports)
+and is loaded with every part.
 
 The section between the ``extraction rules`` markers depends on the standard library only:
-the student's preflight (``source/tokenization/preflight.py``) carries a verbatim copy,
+the students' preflight (``source/<assignment>/preflight.py``) carries a verbatim copy,
 and ``tests/test_preflight.py`` checks that the two agree.
 """
 

@@ -79,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the inputs of hidden tests in their messages")
     parser.add_argument("--assignment", help="default: the one the bundle names")
     args = parser.parse_args(argv)
+    if not args.assignment and not NAME_FILE.is_file():
+        parser.error("no --assignment, and this is not a bundle that names one "
+                     f"({NAME_FILE.name} is written by `make gradescope`)")
     assignment = load(args.assignment or NAME_FILE.read_text(encoding="utf-8").strip())
     root = args.root
     results = root / "results"

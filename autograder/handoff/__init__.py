@@ -3,9 +3,9 @@
 The whole path, run in the course folder (the folder with ``nbgrader_config.py``; the
 README's "Running a course" section has every command):
 
-1. ``nbgrader collect tokenization`` (exchange) or ``nbgrader zip_collect tokenization``
-   (LMS downloads) fills ``submitted/<student_id>/tokenization/`` with each submission and
-   its ``timestamp.txt``. ``generate_assignment`` must have run in this course before.
+1. ``nbgrader collect NAME`` (exchange) or ``nbgrader zip_collect NAME`` (LMS
+   downloads) fills ``submitted/<student_id>/NAME/`` with each submission and its
+   ``timestamp.txt``. ``generate_assignment`` must have run in this course before.
 2. ``python -m autograder grade submitted --out graded`` grades them in our sandbox with
    the hidden suite and writes ``graded/grades.csv`` and ``graded/<student>/results.json``.
 3. ``python -m autograder.handoff --course . --grades graded/grades.csv`` (this package).

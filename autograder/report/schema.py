@@ -21,10 +21,10 @@ import math
 from pathlib import Path
 
 from ..assignment import Assignment
+from ..results import VISIBILITIES
 
 TOLERANCE = 0.011  # scores are written with 2 decimals
 
-VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 FORMATS = ("text", "simple_format", "html", "md", "ansi")
 STATUSES = ("passed", "failed")
 

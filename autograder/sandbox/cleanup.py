@@ -97,16 +97,36 @@ def _shared_entries() -> set[str]:
     return entries
 
 
-def _children(pid: int) -> list[int]:
-    """Direct children of ``pid`` (from ``/proc``)."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with (contextlib.suppress(OSError, ValueError, IndexError),
-                  open(f"/proc/{entry.name}/stat", "rb") as handle):
-                if int(handle.read().rsplit(b")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry.name))
+def parents() -> dict[int, int]:
+    """Every process's parent, ``{pid: parent pid}``, read from ``/proc`` (empty without
+    one). The engine's one walk of the process table: the CLI's check that no student
+    code outlives a batch, the timing harness's CPU of a worker's tree, the benchmarks."""
+    found: dict[int, int] = {}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                with (contextlib.suppress(OSError, ValueError, IndexError),
+                      open(f"/proc/{entry.name}/stat", "rb") as handle):
+                    found[int(entry.name)] = int(handle.read().rsplit(b")", 1)[1].split()[1])
     return found
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and every process below it, ``pid`` first."""
+    children: dict[int, list[int]] = {}
+    for child, parent in parents().items():
+        children.setdefault(parent, []).append(child)
+    found, frontier = [], [pid]
+    while frontier:
+        current = frontier.pop()
+        found.append(current)
+        frontier += children.get(current, [])
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of ``pid``."""
+    return [child for child, parent in parents().items() if parent == pid]
 
 
 def _kill_orphans() -> None:
@@ -127,11 +147,7 @@ def _kill_orphans() -> None:
 
 def descendants() -> list[int]:
     """Every process below this one (for the CLI: none may be left when reports are written)."""
-    tree, frontier = [], [os.getpid()]
-    while frontier:
-        frontier = [child for pid in frontier for child in _children(pid)]
-        tree += frontier
-    return tree
+    return tree(os.getpid())[1:]
 
 
 def kill_descendants() -> int:

@@ -1,12 +1,15 @@
 """The scorer's side of the sandbox: start a worker for one part and talk to it.
 
+(About 430 lines, one protocol's scorer side: the ``Worker`` class, its request and
+reply handling and the stand-in answers, which only make sense read together.)
+
 Usage (this is what the hidden suite sees)::
 
-    with Worker(code, part=3) as w:
-        tok = w.call("BPETokenizer", 50)           # -> Remote handle
-        w.method(tok, "train", ["low lower"])      # -> None
-        merges = w.get(tok, "merges")              # -> [("l", "o"), ...] as plain data
-        w.get(None, "Q1_EMBEDDING_MIB")            # a module-level constant
+    with Worker(assignment, code, part=3) as w:
+        obj = w.call("SomeClass", 50)              # -> Remote handle
+        w.method(obj, "fit", ["low lower"])        # -> None
+        state = w.get(obj, "table")                # -> [("l", "o"), ...] as plain data
+        w.get(None, "ANSWER")                      # a module-level constant
 
 Every reply is decoded into fresh ``int``/``float``/``str``/``bool``/``None``/
 ``list``/``tuple``/``dict``/``set`` objects or a ``Remote`` handle, so nothing the

@@ -1,5 +1,8 @@
 """How a worker is confined, and what each level promises (the threat model).
 
+(About 430 lines on purpose: every level's promise and the code that keeps it sit in
+one file, so the threat model can be read and checked in one place.)
+
 Student code is hostile. It runs only in workers; a worker holds one part of one
 submission and talks to its scoring process over two pipes. The strongest level
 this machine allows is probed once per batch (``isolation``; ``AUTOGRADER_ISOLATION``
@@ -149,7 +152,9 @@ def hidden_dirs(python: str) -> list[Path]:
     extra = [d for d in (REPO, *named)
              if d.is_dir() and not prefix.is_relative_to(d) and
              not any(d.is_relative_to(c) for c in covered)]
-    return covered + extra
+    # A folder inside another hidden one (reports written next to the graded file) is
+    # covered with it; mounting over it too would fail once its parent is covered.
+    return covered + [d for d in extra if not any(d != o and d.is_relative_to(o) for o in extra)]
 
 
 def worker_env(hash_seed: int = 0, home: str = "/tmp", marker: str = "") -> dict[str, str]:

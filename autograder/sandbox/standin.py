@@ -9,9 +9,9 @@ module answers those messages in the scoring process, which is trusted and alrea
 holds the reference.
 
 The reference served is the reference *minus part N* (``reference_without``), so no
-route through the other parts (``create_tokenizer("bpe")`` while Part 3 is graded,
-say) computes part N's answers: such a call raises ``NameError`` as it did when the
-same source ran in the worker.
+route through the other parts (a factory of Part 5 that builds Part 3's class while
+Part 3 is graded, say) computes part N's answers: such a call raises ``NameError`` as
+it did when the same source ran in the worker.
 
 The interface is narrow on purpose:
 

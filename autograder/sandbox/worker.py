@@ -290,7 +290,7 @@ class Channel:
     """The stand-ins' line to the scorer: one ``{"ref": ...}`` message, one reply.
 
     Module-level functions are pure, so their results are remembered by arguments: a
-    student's ``encode`` that calls ``merge_pair`` on the same word again costs about
+    student's method that calls another part's function on the same input again costs about
     what a local call would (a lookup and a copy), not a round trip. Timing tests of
     the graded part then measure the student's code, not the pipe.
     """

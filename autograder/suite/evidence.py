@@ -125,7 +125,7 @@ def render(text: str, reveal: bool, limit: int, public: str = "") -> str:
     """A marked message as the student reads it, at most ``limit`` characters.
 
     Evidence that ``public`` spells out (the test's name, which every student reads, e.g.
-    ``merge_pair(["a","a","a"], ("a","a"))``) is no secret and stays, however hidden the test.
+    ``f(["a","a","a"], ("a","a"))``) is no secret and stays, however hidden the test.
     """
     known = _plain(public)
 

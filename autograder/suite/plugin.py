@@ -49,11 +49,11 @@ from pathlib import Path
 import pytest
 
 from autograder.assignment import Assignment, UnknownAssignment, load
+from autograder.results import VISIBILITIES
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
 from autograder.suite.checks import raised_at
 from autograder.suite.evidence import evidence, is_all_evidence, render, type_label
 
-VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 MESSAGE_LIMIT = 1500
 # fixtures.py appends worker load errors here; they become the result's warnings.
 WARNINGS_KEY = pytest.StashKey[list]()

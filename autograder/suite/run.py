@@ -53,13 +53,12 @@ from pathlib import Path
 from autograder.assignment import Assignment
 from autograder.extract import SubmissionError, extract_limited, to_json
 from autograder.report.safe import safe_result
-from autograder.results import SubmissionResult, TestResult, new_result
+from autograder.results import VISIBILITIES, SubmissionResult, TestResult, new_result
 from autograder.sandbox import limits
 
 # The tree this runner belongs to: the scoring process imports the suite, the grader and
 # the reference from here, whatever another install of the package points to.
 REPO_ROOT = Path(__file__).resolve().parents[2]
-VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / f"autograder-hypothesis-{os.getuid()}"
 # The scoring process's own address space. It peaks at 0.7 GB of it (most of it thread
 # stacks and malloc arenas reserved, not used), and a worker's reply is capped
@@ -72,6 +71,8 @@ GRACE = 3.0
 ENVIRONMENT_EXIT = 17
 # The submission as ``autograder.extract.to_json`` wrote it, for the scoring process.
 EXTRACTED_ENV = "AUTOGRADER_EXTRACTED"
+# pytest's exit code when it collected no test at all.
+NO_TESTS = 5
 # Options of the scoring process's pytest, apart from the paths.
 PYTEST_INI = """[pytest]
 addopts =
@@ -247,6 +248,8 @@ def grade_file(
             print(f"autograder: grading {source}: {detail}", file=sys.stderr)
             return finish(status="error", error=f"environment: {detail}", warnings=warnings)
         try:
+            if exit_code == NO_TESTS:
+                raise ValueError(f"{assignment.name} has no hidden tests in {assignment.folder}")
             if exit_code not in (0, 1):
                 raise ValueError(f"the test run stopped with exit code {exit_code}")
             tests, load_errors = read_results(results, assignment.points)

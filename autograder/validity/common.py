@@ -1,14 +1,26 @@
-"""What the validity tools share: which tests are timing tests, and which suite was measured."""
+"""What the validity tools share: which tests are timing tests, which suite was measured,
+and the assignment's own material for them (reviews, variants) from its folder."""
 
 import hashlib
+import importlib.util
 import re
 import subprocess
-from pathlib import Path
+from types import ModuleType
 
-REPO = Path(__file__).resolve().parents[2]
+from ..assignment import REPO, Assignment
+
 TIMING_ID = re.compile(r"linear|duplicat|timing|complexity|quadratic", re.IGNORECASE)
-# The code a measurement depends on: the hidden suite, the oracle, the sandbox, extraction.
-MEASURED = ("autograder/suite", "autograder/sandbox", "autograder/extract", "solutions")
+
+
+def assignment_module(a: Assignment, name: str) -> ModuleType | None:
+    """``name.py`` of the assignment's folder, imported, or None if it has none."""
+    path = a.folder / f"{name}.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(f"_validity_{a.name}_{name}", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
 
 
 def is_timing_test(test_id: str) -> bool:
@@ -23,15 +35,17 @@ def _git(*args: str) -> str:
         return ""
 
 
-def suite_version() -> str:
-    """``HEAD`` and a fingerprint of the measured code (committed trees + uncommitted diff).
+def suite_version(a: Assignment) -> str:
+    """``HEAD`` and a fingerprint of the measured code (committed trees + uncommitted diff):
+    what decides the assignment's scores (``Assignment.decisive_paths``).
 
     Two reports with the same fingerprint measured the same suite, whatever else was
     committed in between.
     """
-    trees = _git("rev-parse", *(f"HEAD:{p}" for p in MEASURED))
-    diff = _git("diff", "HEAD", "--", *MEASURED) + _git(
-        "ls-files", "--others", "--exclude-standard", "--", *MEASURED)
+    measured = [str(p.relative_to(REPO)) for p in a.decisive_paths() if p.is_relative_to(REPO)]
+    trees = _git("rev-parse", *(f"HEAD:{p}" for p in measured))
+    diff = _git("diff", "HEAD", "--", *measured) + _git(
+        "ls-files", "--others", "--exclude-standard", "--", *measured)
     fingerprint = hashlib.sha1((trees + diff).encode()).hexdigest()[:10]
     head = _git("rev-parse", "--short", "HEAD").strip() or "unknown"
     dirty = " + uncommitted changes" if diff.strip() else ""

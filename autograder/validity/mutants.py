@@ -38,7 +38,7 @@ class Mutant:
     """One submission that differs from the reference in exactly one place."""
 
     index: int
-    key: str  # stable and readable: "CharTokenizer.decode L42: `a < b` -> `a <= b`"
+    key: str  # stable and readable: "Class.method L42: `a < b` -> `a <= b`"
     operator: str
     part: int | None  # the part whose code was changed; None for shared helpers/constants
     line: int  # line in ``original_source()``

@@ -3,10 +3,10 @@
 What it measures: every one-change mutant of the reference (``mutants.py``) is written
 as a ``.py`` student submission and graded by ``grade_file``, exactly as a student would
 be. A mutant is *killed* when it scores below full marks (the part that lost points is
-recorded), and *survives* otherwise. Survivors are reviewed in ``survivors.py``: either
-equivalent (with the reason) or a gap that needs a new hidden test. The oracle
-(``solutions/``) is never touched. The unmutated reference is graded too: it must get
-full marks, or the run stops.
+recorded), and *survives* otherwise. Survivors are reviewed in ``survivors.py`` of the
+assignment's folder: either equivalent (with the reason) or a gap that needs a new hidden
+test. The oracle (``solutions/<name>/``) is never touched. The unmutated reference is
+graded too: it must get full marks, or the run stops.
 
 A mutant that fails only timing tests is graded a second time and counts as killed only
 if it fails again, so a noisy timing test cannot inflate the score.
@@ -14,10 +14,10 @@ if it fails again, so a noisy timing test cannot inflate the score.
 Reproduce (2 graders in parallel; results are appended to ``--results`` as they come,
 so ``--resume`` continues an interrupted run)::
 
-    make mutation                                              # all mutants, writes MUTATION.md
-    .venv/bin/python -m autograder.validity.mutation --limit 5       # a quick look
-    .venv/bin/python -m autograder.validity.mutation --sample 40 --seed 1
-    .venv/bin/python -m autograder.validity.mutation --report-only   # after editing survivors.py
+    make mutation A=NAME                        # all mutants, writes its folder's MUTATION.md
+    .venv/bin/python -m autograder.validity.mutation --assignment NAME --limit 5  # a look
+    .venv/bin/python -m autograder.validity.mutation --assignment NAME --sample 40 --seed 1
+    .venv/bin/python -m autograder.validity.mutation --assignment NAME --report-only
 """
 
 import argparse
@@ -31,26 +31,31 @@ from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from .common import is_timing_test, same_suite, suite_version
+from ..assignment import REPO, Assignment, known, load
+from .common import assignment_module, is_timing_test, same_suite, suite_version
 from .mutants import Mutant, mutants, original_source
-from .survivors import EQUIVALENT, NEEDS_TEST, UNSPECIFIED
 
-HERE = Path(__file__).resolve().parent
-REPORT = HERE / "MUTATION.md"
-RESULTS = HERE.parents[1] / "out" / "mutation" / "results.jsonl"
+
+def reviews(a: Assignment) -> tuple[dict, dict, dict]:
+    """The assignment's reviewed survivors (``survivors.py`` in its folder): equivalent,
+    unspecified, needs a test; all empty when it has none yet."""
+    module = assignment_module(a, "survivors")
+    return tuple(getattr(module, table, {}) for table in  # type: ignore[return-value]
+                 ("EQUIVALENT", "UNSPECIFIED", "NEEDS_TEST"))
 
 
 def _sha(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def grade_source(source: str, student_id: str, workdir: Path, timeout: float) -> dict:
+def grade_source(a: Assignment, source: str, student_id: str, workdir: Path,
+                 timeout: float) -> dict:
     """Grade one submission source with the hidden suite; the parts that lost points."""
     from ..suite.run import grade_file
 
     path = workdir / f"{student_id}.py"
     path.write_text(source, encoding="utf-8")
-    result = grade_file(path, student_id, timeout=timeout)
+    result = grade_file(path, student_id, assignment=a, timeout=timeout)
     failed = [t["id"] for t in result["tests"] if t["status"] != "passed"]
     lost = {p: round(s["max_score"] - s["score"], 3) for p, s in result["parts"].items()
             if s["score"] < s["max_score"]}
@@ -65,13 +70,13 @@ def grade_source(source: str, student_id: str, workdir: Path, timeout: float) ->
                                             or result["score"] < result["max_score"])}
 
 
-def grade_mutant(mutant: Mutant, workdir: Path, timeout: float) -> dict:
+def grade_mutant(a: Assignment, mutant: Mutant, workdir: Path, timeout: float) -> dict:
     """Grade one mutant; grade again once after a grader error or when only timing tests failed."""
-    record = grade_source(mutant.source, f"mutant-{mutant.index:04d}", workdir, timeout)
+    record = grade_source(a, mutant.source, f"mutant-{mutant.index:04d}", workdir, timeout)
     failed = record["failed"]
     timing_only = record["status"] == "graded" and failed and all(map(is_timing_test, failed))
     if timing_only or record["grader_error"]:
-        again = grade_source(mutant.source, f"mutant-{mutant.index:04d}b", workdir, timeout)
+        again = grade_source(a, mutant.source, f"mutant-{mutant.index:04d}b", workdir, timeout)
         record = {**again, "regraded": True, "first_failed": failed, "first_error": record["error"]}
     return {"index": mutant.index, "key": mutant.key, "operator": mutant.operator,
             "part": mutant.part, "line": mutant.line, "sha": _sha(mutant.source), **record}
@@ -94,7 +99,7 @@ def _load(results: Path) -> dict[str, dict]:
     return {f"{r['key']}@{r['sha']}": r for r in records}
 
 
-def run(chosen: list[Mutant], results: Path, jobs: int, timeout: float,
+def run(a: Assignment, chosen: list[Mutant], results: Path, jobs: int, timeout: float,
         resume: bool, baseline: bool = True) -> tuple[dict | None, list[dict]]:
     """Grade the reference and ``chosen`` (minus those in ``results`` when resuming).
 
@@ -109,9 +114,9 @@ def run(chosen: list[Mutant], results: Path, jobs: int, timeout: float,
     records = [done[f"{m.key}@{_sha(m.source)}"] for m in chosen if m not in todo]
     with tempfile.TemporaryDirectory(prefix="mutants-") as tmp, \
             ThreadPoolExecutor(max_workers=jobs) as pool:
-        base = baseline and pool.submit(grade_source, original_source(), "reference",
+        base = baseline and pool.submit(grade_source, a, original_source(a), "reference",
                                         Path(tmp), timeout)
-        futures = [pool.submit(grade_mutant, m, Path(tmp), timeout) for m in todo]
+        futures = [pool.submit(grade_mutant, a, m, Path(tmp), timeout) for m in todo]
         reference = base.result() if base else None
         if reference and (reference["killed"] or reference["grader_error"]):
             pool.shutdown(cancel_futures=True)
@@ -143,8 +148,9 @@ def rematch(results: Path, all_mutants: tuple[Mutant, ...]) -> list[dict]:
     return sorted(records, key=lambda r: r["index"])
 
 
-def report(records: list[dict], total: int, meta: dict) -> str:
+def report(a: Assignment, records: list[dict], total: int, meta: dict) -> str:
     """MUTATION.md: score, breakdowns, every survivor with its review, every kill."""
+    EQUIVALENT, UNSPECIFIED, NEEDS_TEST = reviews(a)  # noqa: N806 - the tables' names
     killed = [r for r in records if r["killed"]]
     errors = [r for r in records if r.get("grader_error")]
     survived = [r for r in records if not r["killed"] and r not in errors]
@@ -163,13 +169,14 @@ def report(records: list[dict], total: int, meta: dict) -> str:
     base = (f"{baseline['score']:g}/{baseline['max_score']:g} in {baseline['seconds']:.0f} s"
             if baseline else "not graded (--no-baseline)")
     lines = [
-        "# Mutation testing of the hidden suite",
+        f"# Mutation testing of the hidden suite: {a.name}",
         "",
         "Generated by `make mutation` (`python -m autograder.validity.mutation`); do not edit.",
         "Engine: the AST mutator in `autograder/validity/mutants.py` (an equivalent of mutmut's",
         "operators: one change per mutant, applied to the flattened reference used as a student",
         "`.py` submission; the oracle `solutions/` is not mutated). Each mutant is graded by",
-        "`grade_file`; *killed* = below full marks. Reviews of survivors: `survivors.py`.",
+        "`grade_file`; *killed* = below full marks. Reviews of survivors: `survivors.py`",
+        f"in `autograder/hidden/{a.name}/`.",
         "",
         f"- Suite measured: `{meta['commit']}`; {scope}; wall time {seconds / 60:.1f} min "
         f"({meta['jobs']} graders in parallel); unmutated reference: {base}.",
@@ -230,30 +237,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true", help="skip mutants in --results")
     parser.add_argument("--no-baseline", action="store_true",
                         help="do not grade the reference first (smoke tests only)")
-    parser.add_argument("--results", type=Path, default=RESULTS, help="JSON lines, appended")
-    parser.add_argument("--report", type=Path, help="default: MUTATION.md for a full run, "
-                        "out/mutation/MUTATION-partial.md otherwise")
+    parser.add_argument("--assignment", required=True, choices=known())
+    parser.add_argument("--results", type=Path,
+                        help="JSON lines, appended (default: out/mutation/NAME/results.jsonl)")
+    parser.add_argument("--report", type=Path, help="default: MUTATION.md in the assignment's "
+                        "folder for a full run, MUTATION-partial.md beside --results otherwise")
     parser.add_argument("--report-only", action="store_true",
                         help="grade nothing: rewrite the report from --results (after a review)")
     args = parser.parse_args(argv)
-    all_mutants = mutants()
+    a = load(args.assignment)
+    args.results = args.results or REPO / "out" / "mutation" / a.name / "results.jsonl"
+    all_mutants = mutants(a)
     meta_path = args.results.with_suffix(".meta.json")
     if args.report_only:
         records, meta = rematch(args.results, all_mutants), json.loads(meta_path.read_text())
     else:
         chosen = select(all_mutants, args.limit, args.sample, args.seed)
-        started, version = time.monotonic(), suite_version()
-        baseline, records = run(chosen, args.results, args.jobs, args.timeout, args.resume,
+        started, version = time.monotonic(), suite_version(a)
+        baseline, records = run(a, chosen, args.results, args.jobs, args.timeout, args.resume,
                                 not args.no_baseline)
-        after = suite_version()
+        after = suite_version(a)
         meta = {"seconds": time.monotonic() - started, "baseline": baseline, "jobs": args.jobs,
                 "commit": version if same_suite(version, after) else
                 f"{version}, THE SUITE CHANGED DURING THE RUN (now {after})"}
         meta_path.write_text(json.dumps(meta), encoding="utf-8")
     full = len(records) == len(all_mutants)
-    path = args.report or (REPORT if full else args.results.parent / "MUTATION-partial.md")
+    partial = args.results.parent / "MUTATION-partial.md"
+    path = args.report or (a.folder / "MUTATION.md" if full else partial)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(report(records, len(all_mutants), meta), encoding="utf-8")
+    path.write_text(report(a, records, len(all_mutants), meta), encoding="utf-8")
     killed = sum(r["killed"] for r in records)
     print(f"killed {killed}/{len(records)} ({100 * killed / max(len(records), 1):.1f}%) "
           f"in {meta['seconds'] / 60:.1f} min; report: {path}")

@@ -35,6 +35,7 @@ from autograder.gradescope import run as gradescope_run
 from autograder.report import folder_names
 from autograder.report.safe import unique_ids
 from autograder.report.schema import gradescope_problems
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "samples/submitted/dave_script/tokenization/tokenization.py"
@@ -176,7 +177,7 @@ def test_extract_names_what_is_wrong(tmp_path: Path) -> None:
 def test_a_poisoned_cache_entry_is_made_safe(tmp_path: Path) -> None:
     submission = tmp_path / "s.py"
     submission.write_text("X = 1\n", encoding="utf-8")
-    cache = ResultCache(tmp_path / "cache", "options")
+    cache = ResultCache(tmp_path / "cache", TOKENIZATION, "options")
     (tmp_path / "cache").mkdir()
     poison = {"student_id": "s", "status": "graded", "warnings": ["bad \ud800\x1b[2J"],
               "tests": [{"output": "x\udcff"}]}

@@ -20,8 +20,8 @@ import uuid
 import pytest
 
 from autograder.sandbox import Worker, limits, users
+from autograder.sandbox.cleanup import tree as _descendants
 from autograder.sandbox.reference import reference_without
-from autograder.suite.fixtures import _descendants
 from autograder.suite.run import grade_file
 from tests.course import TOKENIZATION
 

@@ -52,7 +52,7 @@ def raw_reply(tmp_path: Path, body: str):
 
 def rss_of_tree(pid: int) -> int:
     """Resident bytes of ``pid`` and all its descendants."""
-    from autograder.suite.fixtures import _descendants
+    from autograder.sandbox.cleanup import tree as _descendants
 
     total = 0
     for member in _descendants(pid):
@@ -199,10 +199,11 @@ def _grade_in_child(path: Path, timeout: float) -> dict:
     """``grade_file`` in a child process: its result, wall time and own peak memory."""
     script = f'''
 import json, time
+from autograder.assignment import load
 from autograder.suite.run import grade_file
 {PEAK}
 start = time.monotonic()
-result = grade_file({str(path)!r}, "x", timeout={timeout})
+result = grade_file({str(path)!r}, "x", assignment=load("tokenization"), timeout={timeout})
 print(json.dumps({{"status": result["status"], "error": result["error"],
                   "seconds": time.monotonic() - start,
                   "peak": peak_kib()}}))

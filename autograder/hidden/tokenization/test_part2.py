@@ -1,5 +1,8 @@
 """Part 2: ``CharTokenizer`` (15 points).
 
+(Over 300 lines: one part's hidden tests, each short; the timing harness's calibration
+table below documents its thresholds.)
+
 Expected values come from the reference solution (``solutions``), computed here in the
 scoring process; the student's tokenizer lives in its worker. Generated cases (seeded,
 so grades are reproducible) run in one worker request each (``support.many``), smallest

@@ -1,5 +1,8 @@
 """Part 3: ``BPETokenizer`` (25 points).
 
+(About 730 lines: Part 3 is the assignment's largest part, 25 points of BPE behaviour;
+the tests are short and grouped by what they grade, with the timing calibration table.)
+
 The merge order is checked against the reference on hidden corpora made here from
 seeds (no data files): ties everywhere, repeated pairs inside a word (``aaa``), a merge
 that recreates a string already in the vocabulary (the literal ``<UNK>``), literal

@@ -70,9 +70,15 @@ for method, argument in [("encode", "hello"), ("decode", [1, 2])]:
         message = str(err)
     else:
         raise AssertionError(f"Tokenizer().{method}(...) should raise NotImplementedError")
-    assert "subclass" in message.lower(), (
-        f"the NotImplementedError raised by Tokenizer.{method} should tell the reader that a "
-        f"subclass must implement {method} (use the word 'subclass'); the message was {message!r}"
+    text = message.lower()
+    assert method in text, (
+        f"the NotImplementedError raised by Tokenizer.{method} should name the method "
+        f"({method}); the message was {message!r}"
+    )
+    assert any(word in text for word in ("subclass", "sub-class", "concrete", "overrid",
+                                         "derived", "child class", "inherit")), (
+        f"the NotImplementedError raised by Tokenizer.{method} should say that a subclass (or "
+        f"a concrete tokenizer) must implement {method}; the message was {message!r}"
     )
 print("Part 1 visible tests passed.")
 
@@ -741,13 +747,21 @@ fig.tight_layout()
 plt.show()
 
 # %%
-line_counts = [250, 500, 1000, 2000]
+def best_cpu_seconds(corpus: list[str], repeats: int = 3) -> float:
+    """The fastest of ``repeats`` trainings on ``corpus``, in CPU seconds of this process."""
+    best = math.inf
+    for _ in range(repeats):
+        start = time.process_time()
+        BPETokenizer(150).train(corpus)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+line_counts = [250, 500, 1000, 2000, 4000]
 distinct_words, seconds = [], []
 for n in line_counts:
     lines = shakespeare[:n]
-    start = time.perf_counter()
-    BPETokenizer(150).train(lines)
-    seconds.append(time.perf_counter() - start)
+    seconds.append(best_cpu_seconds(lines))
     distinct_words.append(len(word_frequencies(lines)))
     print(f"{n:>5} lines  {distinct_words[-1]:>5} distinct words  {seconds[-1]:.2f} s")
 log_seconds = [math.log(t) for t in seconds]
@@ -757,10 +771,10 @@ print(f"slope against lines: {slope_lines:.2f}; against distinct words: {slope_w
 
 fig, (ax_lines, ax_words) = plt.subplots(1, 2, figsize=(10, 3.5))
 ax_lines.loglog(line_counts, seconds, "o-")
-ax_lines.set(xlabel="corpus size (lines)", ylabel="training time (s)", title=f"slope {slope_lines:.2f}")
+ax_lines.set(xlabel="corpus size (lines)", ylabel="training time (CPU s)", title=f"slope {slope_lines:.2f}")
 ax_lines.set_xticks(line_counts, labels=[str(n) for n in line_counts])
 ax_words.loglog(distinct_words, seconds, "o-", color="tab:green")
-ax_words.set(xlabel="distinct words", ylabel="training time (s)", title=f"slope {slope_words:.2f}")
+ax_words.set(xlabel="distinct words", ylabel="training time (CPU s)", title=f"slope {slope_words:.2f}")
 ax_words.set_xticks(distinct_words, labels=[str(n) for n in distinct_words])
 for ax in (ax_lines, ax_words):
     ax.tick_params(axis="x", which="minor", labelbottom=False)
@@ -769,11 +783,10 @@ plt.show()
 
 # %%
 lines = shakespeare[:1000]
-timings = {}
-for label, corpus in [("once", lines), ("twice", lines + lines)]:
-    start = time.perf_counter()
-    BPETokenizer(150).train(corpus)
-    timings[label] = time.perf_counter() - start
+timings = {"once": best_cpu_seconds(lines), "twice": best_cpu_seconds(lines + lines)}
 print(f"once: {timings['once']:.2f} s, twice: {timings['twice']:.2f} s, "
       f"ratio {timings['twice'] / timings['once']:.2f}")
+
+# %%
+%run -e preflight.py tokenization.ipynb
 

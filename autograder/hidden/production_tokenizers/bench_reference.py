@@ -1,6 +1,6 @@
 """Speed of the production-tokenizers reference against the libraries it imitates.
 
-    .venv/bin/python -m autograder.bench_production [--repeat 3]
+    .venv/bin/python -m autograder.hidden.production_tokenizers.bench_reference [--repeat 3]
 
 Measured side by side in one run, on the files the release ships (nothing outside the
 repository is read), as CPU seconds of this process (``time.process_time``, all threads):
@@ -30,7 +30,7 @@ os.environ["TOKENIZERS_PARALLELISM"] = "false"
 
 from solutions.production_tokenizers import ByteLevelBPE, train_bpe_fast  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "source" / "production_tokenizers"
+DATA = Path(__file__).resolve().parents[3] / "source" / "production_tokenizers"
 VOCAB, MERGES, CORPUS = (
     DATA / "gpt2" / "vocab.json",
     DATA / "gpt2" / "merges.txt",

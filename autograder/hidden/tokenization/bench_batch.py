@@ -1,6 +1,9 @@
 """``make bench-batch``: a generated class graded by the real CLI, timed and measured.
 
-    .venv/bin/python -m autograder.bench_batch [--count 200] [--jobs 2] [--keep]
+(About 580 lines: one benchmark, from generating the class through measuring the run
+to its report; its pieces are used nowhere else.)
+
+    .venv/bin/python -m autograder.hidden.tokenization.bench_batch [--count 200] [--jobs 2]
 
 Generates ``--count`` submissions into a temporary nbgrader ``submitted/`` tree, every
 one distinct bytes (the grader caches results by content):
@@ -53,11 +56,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cache import grader_fingerprint
-from .validity.common import is_timing_test, suite_version
+from autograder.assignment import load
+from autograder.cache import grader_fingerprint
+from autograder.sandbox import cleanup
+from autograder.validity.common import is_timing_test, suite_version
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 ASSIGNMENT = "tokenization"
+TOKENIZATION = load(ASSIGNMENT)
 SAMPLES = ROOT / "samples" / "submitted"
 CORRECT_SAMPLE = SAMPLES / "alice_correct" / ASSIGNMENT
 STUB_SAMPLE = SAMPLES / "carol_stub" / ASSIGNMENT
@@ -169,9 +175,9 @@ def allocate(count: int) -> dict[str, int]:
 
 
 def reference_source() -> str:
-    from .sandbox.reference import reference_without
+    from autograder.sandbox.reference import reference_without
 
-    return reference_without(0)[0] + "\n"
+    return reference_without(TOKENIZATION, 0)[0] + "\n"
 
 
 def edit(source: str, old: str, new: str, name: str) -> str:
@@ -285,31 +291,6 @@ def write_tree(subs: list[Generated], root: Path) -> Path:
 # --- measuring the run ----------------------------------------------------------------
 
 
-def _parents() -> dict[int, int]:
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with (
-                contextlib.suppress(OSError, ValueError, IndexError),
-                open(f"/proc/{entry}/stat", "rb") as handle,
-            ):
-                parents[int(entry)] = int(handle.read().rsplit(b")", 1)[1].split()[1])
-    return parents
-
-
-def tree_pids(pid: int) -> list[int]:
-    """``pid`` and every process below it."""
-    children: dict[int, list[int]] = {}
-    for child, parent in _parents().items():
-        children.setdefault(parent, []).append(child)
-    tree, frontier = [], [pid]
-    while frontier:
-        current = frontier.pop()
-        tree.append(current)
-        frontier += children.get(current, [])
-    return tree
-
-
 def rss(pid: int) -> int:
     """Bytes resident in ``pid`` (0 once it is gone)."""
     try:
@@ -321,7 +302,7 @@ def rss(pid: int) -> int:
 
 def tree_rss(pid: int) -> int:
     """Bytes resident in ``pid`` and all its descendants, summed (0 once it is gone)."""
-    return sum(rss(p) for p in tree_pids(pid))
+    return sum(rss(p) for p in cleanup.tree(pid))
 
 
 def in_flight(pids: list[int]) -> list[str]:
@@ -353,7 +334,7 @@ class Sampler(threading.Thread):
 
     def run(self) -> None:
         while True:
-            pids = tree_pids(self.pid)
+            pids = cleanup.tree(self.pid)
             total = sum(rss(p) for p in pids)
             if total > self.peak:
                 self.peak, self.peak_students = total, in_flight(pids)
@@ -563,7 +544,8 @@ def report(outcomes: list[Outcome], run: Run, jobs: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.bench_batch", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m autograder.hidden.tokenization.bench_batch",
+                                     description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=200,
                         help="submissions in the class (default: %(default)s)")
@@ -582,10 +564,12 @@ def main(argv: list[str] | None = None) -> int:
         load_start = os.getloadavg()
         print(f"bench-batch: {len(subs)} submissions in {tree}, grading with --jobs {args.jobs}; "
               f"load average {load_start[0]:.1f}", flush=True)
-        version, before = suite_version(), grader_fingerprint.__wrapped__()
+        version = suite_version(TOKENIZATION)
+        before = grader_fingerprint.__wrapped__(TOKENIZATION)
         run = run_cli(tree, out, args.jobs)
         load_end = os.getloadavg()
-        same = grader_fingerprint.__wrapped__() == before  # nobody changed the grader meanwhile
+        # Nobody changed the grader meanwhile:
+        same = grader_fingerprint.__wrapped__(TOKENIZATION) == before
         ok = report(read_outcomes(subs, out), run, args.jobs, (load_start, load_end),
                     (version, same))
     finally:

@@ -1,0 +1,174 @@
+"""A test's view of its worker (``Student``), the limits of one grading, and CPU time.
+
+Limits, so that a hanging submission costs seconds, not minutes, and only in its part:
+every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``); after
+``MAX_TIMEOUTS`` timeouts a part's remaining tests fail at once; a test may spend
+``TEST_BUDGET`` and a part ``PART_BUDGET`` seconds in calls. ``worker_cpu`` is the CPU
+the kernel counted for a worker's whole process tree, which the timing tests compare.
+"""
+
+import contextlib
+import os
+import time
+from typing import TYPE_CHECKING
+
+from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, cleanup
+
+if TYPE_CHECKING:
+    from autograder.suite.fixtures import PartState
+
+CALL_TIMEOUT = 5.0
+LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
+MAX_TIMEOUTS = 2
+TEST_BUDGET = 25.0
+PART_BUDGET = 45.0
+
+
+class GradingStopped(Exception):
+    """A test that is not run (or stopped) because of a limit; the message is for the student."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.student_message = message
+
+
+TICK = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
+
+
+def _process_cpu(pid: int) -> float:
+    """CPU seconds of one process: all its threads, and its children that it has reaped.
+
+    The threads alive now are read to the nanosecond (``task/*/schedstat``); threads that
+    already ended only show in the process's ``utime + stime`` (clock ticks), which counts
+    every thread, so the larger of the two is taken. ``cutime + cstime`` are the children
+    that ended and were waited for (a child still running is in the tree on its own).
+    """
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        fields = handle.read().rsplit(b")", 1)[1].split()
+    utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
+    threads = 0
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with (contextlib.suppress(OSError, ValueError, IndexError),
+                  open(f"/proc/{pid}/task/{task}/schedstat", "rb") as handle):
+                threads += int(handle.read().split()[0])
+    return max(threads / 1e9, (utime + stime) * TICK) + (cutime + cstime) * TICK
+
+
+def worker_cpu(worker: Worker) -> float | None:
+    """CPU seconds spent on the worker's behalf so far, counted by the kernel.
+
+    Every thread of every process in the tree under the process the sandbox started
+    (which may be a launcher such as ``unshare``), found again at each reading, so that
+    work moved into a helper thread or a child process counts; children that already
+    ended count through their parent's ``cutime``/``cstime``. Plus the scoring process's
+    own CPU spent answering the worker's calls of the reference (``ref_seconds``), which
+    is work done for the student's code too. Unlike wall time, none of this grows while
+    other processes hold the cores. None where the kernel does not tell (then the timings
+    fall back to wall time).
+    """
+    process = worker.process
+    if process is None:
+        return None
+    tree = cleanup.tree(process.pid)
+    if not tree:
+        return None
+    total = 0.0
+    for pid in tree:
+        try:
+            total += _process_cpu(pid)
+        except (OSError, ValueError, IndexError):
+            if pid == process.pid:  # the worker itself is gone: no reading
+                return None  # (a child that just ended is in its parent's cutime)
+    return total + getattr(worker, "ref_seconds", 0.0)
+
+
+class Student:
+    """A test's view of a worker: the sandbox API with sticky failures and time budgets."""
+
+    def __init__(self, state: "PartState", worker: Worker, started: float, cache: dict) -> None:
+        self.state, self.worker, self.started, self.cache = state, worker, started, cache
+        self.failure: BaseException | None = None
+        self.last_seconds = 0.0
+        self._limited = False
+
+    @property
+    def names(self) -> set[str]:
+        return self.worker.names
+
+    def call(self, name: str, *args: object, **kwargs: object) -> object:
+        """Call a module-level function or class of the submission."""
+        return self._request(self.worker.call, name, *args, **kwargs)
+
+    def method(self, obj: Remote, name: str, *args: object, **kwargs: object) -> object:
+        """Call ``obj.name(*args, **kwargs)`` in the worker."""
+        return self._request(self.worker.method, obj, name, *args, **kwargs)
+
+    def get(self, obj: Remote | None, name: str) -> object:
+        """Read ``obj.name`` (a module-level name when ``obj`` is None)."""
+        return self._request(self.worker.get, obj, name)
+
+    def map(self, func: str | Remote, *columns: list, keep: bool = False) -> object:
+        """``[func(*row) for row in zip(*columns)]`` in the worker, in one request."""
+        return self._request(self.worker.map, func, *columns, keep=keep)
+
+    def attributes(self, objects: list[Remote], name: str) -> object:
+        """``[obj.name for obj in objects]`` in one request."""
+        return self._request(self.worker.attributes, objects, name)
+
+    def put(self, value: object) -> Remote:
+        """Keep a copy of ``value`` in the worker (see ``Worker.put``)."""
+        return self._request(self.worker.put, value)
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds the worker has used so far (None where unknown)."""
+        return worker_cpu(self.worker)
+
+    @contextlib.contextmanager
+    def time_limit(self, seconds: float):
+        """Requests inside get ``seconds`` (at most ``CALL_TIMEOUT``) instead of the default.
+
+        A timeout there is the test's own limit (a timing test stopping a slow run), so it
+        does not count towards ``MAX_TIMEOUTS``.
+        """
+        old, self.worker.timeout = self.worker.timeout, min(seconds, CALL_TIMEOUT)
+        self._limited = True
+        try:
+            yield
+        finally:
+            self.worker.timeout, self._limited = old, False
+
+    def _stop(self, message: str) -> None:
+        self.failure = GradingStopped(message)
+        raise self.failure
+
+    def _request(self, func, *args: object, **kwargs: object) -> object:
+        if self.failure is not None:
+            raise self.failure
+        state = self.state
+        if state.broken is not None:
+            self._stop(state.broken)
+        if state.seconds > PART_BUDGET:
+            state.broken = f"not run: your Part {state.part} code used up its {PART_BUDGET:g} s"
+            self._stop(state.broken)
+        if time.monotonic() - self.started > TEST_BUDGET:
+            self._stop(f"stopped: this test took longer than {TEST_BUDGET:g} s")
+        start = time.perf_counter()
+        try:
+            value = func(*args, **kwargs)
+        except (StudentError, MissingName):
+            raise
+        except WorkerFailure as exc:
+            self.worker.close()
+            self.failure = exc
+            if exc.kind == "timeout" and not self._limited:
+                state.timed_out()
+            raise
+        except BaseException:
+            # Interrupted in the middle of a request: a stale reply may wait in the pipe.
+            self.worker.close()
+            raise
+        finally:
+            self.last_seconds = time.perf_counter() - start
+            state.seconds += self.last_seconds
+        return value
