@@ -15,28 +15,45 @@ def wp(ns, word, vocab=VOCAB, *rest):
     return ns["wordpiece_tokenize"](word, vocab, *rest)
 
 
+def edited(source: str, *changes: tuple[str, str]) -> str:
+    """``source`` with each ``(text, replacement)`` applied: the code of a student whose
+    function differs from the reference's in those lines."""
+    for old, new in changes:
+        assert old in source, old
+        source = source.replace(old, new)
+    return source
+
+
+# The reference's bert_pretokenize as one function, as a student writes it.
+BERT = """
+def bert_pretokenize(text):
+    words, current = [], []
+    for char in text:
+        code = ord(char)
+        punct = 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126
+        punct = punct or unicodedata.category(char).startswith("P")
+        if char in WHITE_SPACE or punct:
+            if current:
+                words.append("".join(current))
+                current = []
+            if char not in WHITE_SPACE:
+                words.append(char)
+        else:
+            current.append(char)
+    if current:
+        words.append("".join(current))
+    return words
+"""
+
+
 # --- bert_pretokenize -----------------------------------------------------------------
 
 
 @wrong(
     4,
     "white space is whatever str.isspace() says",
-    """
-    def bert_pretokenize(text):
-        words, current = [], ""
-        for char in text:
-            if char.isspace() or is_bert_punctuation(char):
-                if current:
-                    words.append(current)
-                    current = ""
-                if not char.isspace():
-                    words.append(char)
-            else:
-                current += char
-        if current:
-            words.append(current)
-        return words
-    """,
+    edited(BERT, ("char in WHITE_SPACE", "char.isspace()"), ("char not in WHITE_SPACE",
+                                                             "not char.isspace()")),
 )
 def p4_pretokenize_isspace(bug, ref):
     differs(bug, ref, lambda ns: ns["bert_pretokenize"]("a\x1cb"))
@@ -45,10 +62,7 @@ def p4_pretokenize_isspace(bug, ref):
 @wrong(
     4,
     "punctuation is what Unicode files under P*",
-    """
-    def is_bert_punctuation(char):
-        return unicodedata.category(char).startswith("P")
-    """,
+    edited(BERT, ("punct = punct or unicodedata", "punct = unicodedata")),
 )
 def p4_punctuation_unicode_only(bug, ref):
     differs(bug, ref, lambda ns: ns["bert_pretokenize"]("$5+3"))
@@ -57,13 +71,8 @@ def p4_punctuation_unicode_only(bug, ref):
 @wrong(
     4,
     "punctuation is string.punctuation",
-    """
-    import string
-
-
-    def is_bert_punctuation(char):
-        return char in string.punctuation
-    """,
+    "import string\n" + edited(BERT, ('punct = punct or unicodedata.category(char).startswith("P")',
+                                      "punct = char in string.punctuation")),
 )
 def p4_punctuation_ascii_only(bug, ref):
     differs(bug, ref, lambda ns: ns["bert_pretokenize"]("¿qué?"))
@@ -72,13 +81,8 @@ def p4_punctuation_ascii_only(bug, ref):
 @wrong(
     4,
     "symbols are punctuation too: every category P* and S*",
-    """
-    def is_bert_punctuation(char):
-        code = ord(char)
-        if 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126:
-            return True
-        return unicodedata.category(char)[0] in "PS"
-    """,
+    edited(BERT, ('unicodedata.category(char).startswith("P")',
+                  'unicodedata.category(char)[0] in "PS"')),
 )
 def p4_punctuation_includes_symbols(bug, ref):
     differs(bug, ref, lambda ns: ns["bert_pretokenize"]("5€"))
@@ -392,23 +396,53 @@ def p4_decode_unknown_id_keyerror(bug, ref):
 
 TRAIN = ["ab ab ab ab ab xy xy b"]
 
+# The reference's trainer as one function, as a student writes it.
+TRAINER = """
+def train_wordpiece(corpus, vocab_size):
+    words = Counter()
+    for text in corpus:
+        for word in bert_pretokenize(text):
+            words[(word[0],) + tuple("##" + c for c in word[1:])] += 1
+    vocab = ["[UNK]"] + sorted({piece for pieces in words for piece in pieces})
+    known = set(vocab)
+    while len(vocab) < vocab_size:
+        token_counts, pair_counts = Counter(), Counter()
+        for pieces, freq in words.items():
+            for piece in pieces:
+                token_counts[piece] += freq
+            for pair in zip(pieces, pieces[1:]):
+                pair_counts[pair] += freq
+        if not pair_counts:
+            break
+        scores = {(a, b): Fraction(n, token_counts[a] * token_counts[b])
+                  for (a, b), n in pair_counts.items()}
+        a, b = min(scores, key=lambda pair: (-scores[pair], pair))
+        token = a + b.removeprefix("##")
+        if token not in known:
+            vocab.append(token)
+            known.add(token)
+        merged = Counter()
+        for pieces, freq in words.items():
+            out, i = [], 0
+            while i < len(pieces):
+                if i + 1 < len(pieces) and pieces[i] == a and pieces[i + 1] == b:
+                    out.append(token)
+                    i += 2
+                else:
+                    out.append(pieces[i])
+                    i += 1
+            merged[tuple(out)] += freq
+        words = merged
+    return vocab
+"""
+SCORE = "Fraction(n, token_counts[a] * token_counts[b])"
+
 
 def trained(ns, corpus=TRAIN, size=30):
     return ns["train_wordpiece"](list(corpus), size)
 
 
-@wrong(
-    4,
-    "WordPiece is BPE with ##: merge the most frequent pair",
-    """
-    def likelihood_scores(words):
-        pair_counts = Counter()
-        for pieces, freq in words.items():
-            for pair in zip(pieces, pieces[1:]):
-                pair_counts[pair] += freq
-        return dict(pair_counts)
-    """,
-)
+@wrong(4, "WordPiece is BPE with ##: merge the most frequent pair", edited(TRAINER, (SCORE, "n")))
 def p4_train_by_frequency(bug, ref):
     differs(bug, ref, trained)
 
@@ -416,17 +450,7 @@ def p4_train_by_frequency(bug, ref):
 @wrong(
     4,
     "a score is a float: count / count_a / count_b",
-    """
-    def likelihood_scores(words):
-        token_counts, pair_counts = Counter(), Counter()
-        for pieces, freq in words.items():
-            for piece in pieces:
-                token_counts[piece] += freq
-            for pair in zip(pieces, pieces[1:]):
-                pair_counts[pair] += freq
-        return {(a, b): count / token_counts[a] / token_counts[b]
-                for (a, b), count in pair_counts.items()}
-    """,
+    edited(TRAINER, (SCORE, "n / token_counts[a] / token_counts[b]")),
 )
 def p4_train_float_two_divisions(bug, ref):
     differs(bug, ref, lambda ns: trained(ns, ["aac aac aac aad aac aac aad aad aac aad"], 6))
@@ -435,17 +459,7 @@ def p4_train_float_two_divisions(bug, ref):
 @wrong(
     4,
     "count(a) and count(b) add up: the score divides by their sum",
-    """
-    def likelihood_scores(words):
-        token_counts, pair_counts = Counter(), Counter()
-        for pieces, freq in words.items():
-            for piece in pieces:
-                token_counts[piece] += freq
-            for pair in zip(pieces, pieces[1:]):
-                pair_counts[pair] += freq
-        return {(a, b): Fraction(count, token_counts[a] + token_counts[b])
-                for (a, b), count in pair_counts.items()}
-    """,
+    edited(TRAINER, (SCORE, "Fraction(n, token_counts[a] + token_counts[b])")),
 )
 def p4_train_score_over_sum(bug, ref):
     differs(bug, ref, trained)
@@ -454,29 +468,7 @@ def p4_train_score_over_sum(bug, ref):
 @wrong(
     4,
     "every distinct word counts once",
-    """
-    def train_wordpiece(corpus, vocab_size):
-        words = Counter()
-        for text in corpus:
-            for word in bert_pretokenize(text):
-                words[initial_split(word)] = 1
-        vocab = [UNK_TOKEN] + sorted({piece for pieces in words for piece in pieces})
-        known = set(vocab)
-        while len(vocab) < vocab_size:
-            scores = likelihood_scores(words)
-            if not scores:
-                break
-            a, b = min(scores, key=lambda pair: (-scores[pair], pair))
-            token = merged_token(a, b)
-            if token not in known:
-                vocab.append(token)
-                known.add(token)
-            merged = Counter()
-            for pieces, freq in words.items():
-                merged[merge_in_word(pieces, a, b)] += freq
-            words = merged
-        return vocab
-    """,
+    edited(TRAINER, ('for c in word[1:])] += 1', 'for c in word[1:])] = 1')),
 )
 def p4_train_unweighted(bug, ref):
     differs(bug, ref, lambda ns: trained(ns, ["ab ab ab ab ab xy xy b ay"], 8))
@@ -485,29 +477,8 @@ def p4_train_unweighted(bug, ref):
 @wrong(
     4,
     "equal scores: the last pair in sorted order wins",
-    """
-    def train_wordpiece(corpus, vocab_size):
-        words = Counter()
-        for text in corpus:
-            for word in bert_pretokenize(text):
-                words[initial_split(word)] += 1
-        vocab = [UNK_TOKEN] + sorted({piece for pieces in words for piece in pieces})
-        known = set(vocab)
-        while len(vocab) < vocab_size:
-            scores = likelihood_scores(words)
-            if not scores:
-                break
-            a, b = max(scores, key=lambda pair: (scores[pair], pair))
-            token = merged_token(a, b)
-            if token not in known:
-                vocab.append(token)
-                known.add(token)
-            merged = Counter()
-            for pieces, freq in words.items():
-                merged[merge_in_word(pieces, a, b)] += freq
-            words = merged
-        return vocab
-    """,
+    edited(TRAINER, ("a, b = min(scores, key=lambda pair: (-scores[pair], pair))",
+                     "a, b = max(scores, key=lambda pair: (scores[pair], pair))")),
 )
 def p4_train_ties_to_largest_pair(bug, ref):
     differs(bug, ref, lambda ns: trained(ns, ["cd ab"], 6))
@@ -516,10 +487,7 @@ def p4_train_ties_to_largest_pair(bug, ref):
 @wrong(
     4,
     "the merged token is the two pieces glued as they are",
-    """
-    def merged_token(a, b):
-        return a + b
-    """,
+    edited(TRAINER, ('token = a + b.removeprefix("##")', "token = a + b")),
 )
 def p4_train_keeps_inner_hashes(bug, ref):
     differs(bug, ref, trained)
@@ -528,30 +496,9 @@ def p4_train_keeps_inner_hashes(bug, ref):
 @wrong(
     4,
     "the alphabet is the corpus's characters",
-    """
-    def train_wordpiece(corpus, vocab_size):
-        words = Counter()
-        for text in corpus:
-            for word in bert_pretokenize(text):
-                words[initial_split(word)] += 1
-        vocab = [UNK_TOKEN] + sorted({char for pieces in words for piece in pieces
-                                      for char in piece.removeprefix("##")})
-        known = set(vocab)
-        while len(vocab) < vocab_size:
-            scores = likelihood_scores(words)
-            if not scores:
-                break
-            a, b = min(scores, key=lambda pair: (-scores[pair], pair))
-            token = merged_token(a, b)
-            if token not in known:
-                vocab.append(token)
-                known.add(token)
-            merged = Counter()
-            for pieces, freq in words.items():
-                merged[merge_in_word(pieces, a, b)] += freq
-            words = merged
-        return vocab
-    """,
+    edited(TRAINER, ("sorted({piece for pieces in words for piece in pieces})",
+                     'sorted({c for pieces in words for piece in pieces '
+                     'for c in piece.removeprefix("##")})')),
 )
 def p4_train_alphabet_without_hashes(bug, ref):
     differs(bug, ref, trained)
@@ -560,29 +507,7 @@ def p4_train_alphabet_without_hashes(bug, ref):
 @wrong(
     4,
     "a training text is split into words by str.split()",
-    """
-    def train_wordpiece(corpus, vocab_size):
-        words = Counter()
-        for text in corpus:
-            for word in text.split():
-                words[initial_split(word)] += 1
-        vocab = [UNK_TOKEN] + sorted({piece for pieces in words for piece in pieces})
-        known = set(vocab)
-        while len(vocab) < vocab_size:
-            scores = likelihood_scores(words)
-            if not scores:
-                break
-            a, b = min(scores, key=lambda pair: (-scores[pair], pair))
-            token = merged_token(a, b)
-            if token not in known:
-                vocab.append(token)
-                known.add(token)
-            merged = Counter()
-            for pieces, freq in words.items():
-                merged[merge_in_word(pieces, a, b)] += freq
-            words = merged
-        return vocab
-    """,
+    edited(TRAINER, ("for word in bert_pretokenize(text):", "for word in text.split():")),
 )
 def p4_train_words_by_split(bug, ref):
     differs(bug, ref, lambda ns: trained(ns, ["don't!"], 3))
@@ -591,29 +516,7 @@ def p4_train_words_by_split(bug, ref):
 @wrong(
     4,
     "[UNK] is not a learned token, so it does not count towards vocab_size",
-    """
-    def train_wordpiece(corpus, vocab_size):
-        words = Counter()
-        for text in corpus:
-            for word in bert_pretokenize(text):
-                words[initial_split(word)] += 1
-        vocab = [UNK_TOKEN] + sorted({piece for pieces in words for piece in pieces})
-        known = set(vocab)
-        while len(vocab) - 1 < vocab_size:
-            scores = likelihood_scores(words)
-            if not scores:
-                break
-            a, b = min(scores, key=lambda pair: (-scores[pair], pair))
-            token = merged_token(a, b)
-            if token not in known:
-                vocab.append(token)
-                known.add(token)
-            merged = Counter()
-            for pieces, freq in words.items():
-                merged[merge_in_word(pieces, a, b)] += freq
-            words = merged
-        return vocab
-    """,
+    edited(TRAINER, ("while len(vocab) < vocab_size:", "while len(vocab) - 1 < vocab_size:")),
 )
 def p4_train_size_without_unk(bug, ref):
     differs(bug, ref, lambda ns: trained(ns, TRAIN, 6))
@@ -622,19 +525,25 @@ def p4_train_size_without_unk(bug, ref):
 @wrong(
     4,
     "a merge is applied from the right end of the word",
-    """
-    def merge_in_word(pieces, a, b):
-        out = []
-        i = len(pieces) - 1
-        while i >= 0:
-            if i > 0 and pieces[i - 1] == a and pieces[i] == b:
-                out.append(merged_token(a, b))
-                i -= 2
-            else:
-                out.append(pieces[i])
-                i -= 1
-        return tuple(reversed(out))
-    """,
+    edited(TRAINER, ("""
+            out, i = [], 0
+            while i < len(pieces):
+                if i + 1 < len(pieces) and pieces[i] == a and pieces[i + 1] == b:
+                    out.append(token)
+                    i += 2
+                else:
+                    out.append(pieces[i])
+                    i += 1
+            merged[tuple(out)] += freq""", """
+            out, i = [], len(pieces) - 1
+            while i >= 0:
+                if i > 0 and pieces[i - 1] == a and pieces[i] == b:
+                    out.append(token)
+                    i -= 2
+                else:
+                    out.append(pieces[i])
+                    i -= 1
+            merged[tuple(reversed(out))] += freq""")),
 )
 def p4_train_merges_from_the_right(bug, ref):
     # "b ##a ##a ##a ##a ##a": ("##a", "##a") merges first, then ("b", "##aa") or ("b", "##a").

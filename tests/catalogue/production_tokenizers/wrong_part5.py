@@ -25,13 +25,46 @@ def segment(ns, text, pieces=TOY):
 # --- unigram_segment ------------------------------------------------------------------
 
 
+def edited(source: str, *changes: tuple[str, str]) -> str:
+    """``source`` with each ``(text, replacement)`` applied: the code of a student whose
+    function differs from the reference's in those lines."""
+    for old, new in changes:
+        assert old in source, old
+        source = source.replace(old, new)
+    return source
+
+
+# The reference's Viterbi as one function, as a student writes it.
+SEGMENT = """
+def unigram_segment(text, pieces):
+    view = "▁" + text.replace(" ", "▁")
+    unk = min(pieces.values()) - 10
+    longest = max(len(piece) for piece in pieces)
+    best = [0.0] + [-math.inf] * len(view)
+    back = [0] * (len(view) + 1)
+    for end in range(1, len(view) + 1):
+        for start in range(max(0, end - longest), end):
+            piece = view[start:end]
+            if piece in pieces:
+                score = best[start] + pieces[piece]
+            elif end - start == 1:
+                score = best[start] + unk
+            else:
+                continue
+            if score > best[end]:
+                best[end], back[end] = score, start
+    segmentation, end = [], len(view)
+    while end > 0:
+        segmentation.append(view[back[end]:end])
+        end = back[end]
+    return segmentation[::-1]
+"""
+
+
 @wrong(
     5,
     "an unknown character scores like the rarest piece",
-    """
-    def unknown_score(pieces):
-        return min(pieces.values())
-    """,
+    edited(SEGMENT, ("unk = min(pieces.values()) - 10", "unk = min(pieces.values())")),
 )
 def p5_no_unknown_penalty(bug, ref):
     differs(bug, ref, lambda ns: segment(ns, "abz", {S + "ab": -1.0, S + "a": -5.0, "bz": -5.0}))
@@ -39,23 +72,8 @@ def p5_no_unknown_penalty(bug, ref):
 
 @wrong(
     5,
-    "the unknown penalty is a fixed -10",
-    """
-    def unknown_score(pieces):
-        return -10.0
-    """,
-)
-def p5_unknown_fixed_score(bug, ref):
-    differs(bug, ref, lambda ns: ns["unigram_score"]([S, "x"], TOY))
-
-
-@wrong(
-    5,
     "SentencePiece marks the start of the text with ▁; spaces stay spaces",
-    """
-    def sentencepiece_view(text):
-        return SPACE + text
-    """,
+    edited(SEGMENT, ('view = "▁" + text.replace(" ", "▁")', 'view = "▁" + text')),
 )
 def p5_space_only_at_start(bug, ref):
     differs(bug, ref, lambda ns: segment(ns, "a b"))
@@ -64,10 +82,7 @@ def p5_space_only_at_start(bug, ref):
 @wrong(
     5,
     "every space becomes ▁, and that is all",
-    """
-    def sentencepiece_view(text):
-        return text.replace(" ", SPACE)
-    """,
+    edited(SEGMENT, ('view = "▁" + text.replace(" ", "▁")', 'view = text.replace(" ", "▁")')),
 )
 def p5_no_leading_space(bug, ref):
     differs(bug, ref, lambda ns: segment(ns, "ab"))
@@ -75,18 +90,28 @@ def p5_no_leading_space(bug, ref):
 
 @wrong(
     5,
+    "a piece as long as the longest piece ends one position later",
+    edited(SEGMENT, ("range(max(0, end - longest), end)", "range(max(0, end - longest + 1), end)")),
+)
+def p5_window_too_short(bug, ref):
+    differs(bug, ref, lambda ns: segment(ns, "ab"))
+
+
+@wrong(
+    5,
     "take the longest piece at each position, as WordPiece does",
     """
-    def viterbi(text, pieces, unk_score):
-        longest = max((len(piece) for piece in pieces), default=1)
+    def unigram_segment(text, pieces):
+        view = "▁" + text.replace(" ", "▁")
+        longest = max(len(piece) for piece in pieces)
         out, start = [], 0
-        while start < len(text):
-            for end in range(min(len(text), start + longest), start, -1):
-                if text[start:end] in pieces or end == start + 1:
-                    out.append(text[start:end])
+        while start < len(view):
+            for end in range(min(len(view), start + longest), start, -1):
+                if view[start:end] in pieces or end == start + 1:
+                    out.append(view[start:end])
                     start = end
                     break
-        return sum(pieces.get(p, unk_score) for p in out), out
+        return out
     """,
 )
 def p5_greedy_longest_match(bug, ref):
@@ -97,24 +122,26 @@ def p5_greedy_longest_match(bug, ref):
     5,
     "the best segmentation has the fewest pieces; scores only break ties",
     """
-    def viterbi(text, pieces, unk_score):
-        longest = max((len(piece) for piece in pieces), default=1)
-        best = [(0, 0.0)] + [(math.inf, 0.0)] * len(text)
-        back = [0] * (len(text) + 1)
-        for end in range(1, len(text) + 1):
+    def unigram_segment(text, pieces):
+        view = "▁" + text.replace(" ", "▁")
+        unk = min(pieces.values()) - 10
+        longest = max(len(piece) for piece in pieces)
+        best = [(0, 0.0)] + [(math.inf, 0.0)] * len(view)
+        back = [0] * (len(view) + 1)
+        for end in range(1, len(view) + 1):
             for start in range(max(0, end - longest), end):
-                piece = text[start:end]
+                piece = view[start:end]
                 if piece not in pieces and end - start > 1:
                     continue
-                count, score = best[start]
-                option = (count + 1, score - pieces.get(piece, unk_score))
+                count, cost = best[start]
+                option = (count + 1, cost - pieces.get(piece, unk))
                 if option < best[end]:
                     best[end], back[end] = option, start
-        segmentation, end = [], len(text)
+        segmentation, end = [], len(view)
         while end > 0:
-            segmentation.append(text[back[end]:end])
+            segmentation.append(view[back[end]:end])
             end = back[end]
-        return -best[-1][1], segmentation[::-1]
+        return segmentation[::-1]
     """,
 )
 def p5_fewest_pieces(bug, ref):
@@ -123,37 +150,19 @@ def p5_fewest_pieces(bug, ref):
                                                       S + "bcb": -9.0}))
 
 
+# --- unigram_score and unigram_encode -------------------------------------------------
+
+
 @wrong(
     5,
-    "a piece as long as the longest piece ends one position later",
+    "the unknown penalty is a fixed -10",
     """
-    def viterbi(text, pieces, unk_score):
-        longest = max((len(piece) for piece in pieces), default=1)
-        best = [0.0] + [-math.inf] * len(text)
-        back = [0] * (len(text) + 1)
-        for end in range(1, len(text) + 1):
-            for start in range(max(0, end - longest + 1), end):
-                piece = text[start:end]
-                if piece in pieces:
-                    score = best[start] + pieces[piece]
-                elif end - start == 1:
-                    score = best[start] + unk_score
-                else:
-                    continue
-                if score > best[end]:
-                    best[end], back[end] = score, start
-        segmentation, end = [], len(text)
-        while end > 0:
-            segmentation.append(text[back[end]:end])
-            end = back[end]
-        return best[-1], segmentation[::-1]
+    def unigram_score(segmentation, pieces):
+        return sum(pieces.get(piece, -10.0) for piece in segmentation)
     """,
 )
-def p5_window_too_short(bug, ref):
-    differs(bug, ref, lambda ns: segment(ns, "ab"))
-
-
-# --- unigram_score and unigram_encode -------------------------------------------------
+def p5_unknown_fixed_score(bug, ref):
+    differs(bug, ref, lambda ns: ns["unigram_score"]([S, "x"], TOY))
 
 
 @wrong(
