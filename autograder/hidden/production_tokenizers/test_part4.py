@@ -148,11 +148,12 @@ def test_wordpiece_unknown_word(student):
     wordpiece(student, cases)
     got = student.call("wordpiece_tokenize", "aaaa", two, max_input_chars_per_word=3,
                        unk_token="<u>")
-    what = 'wordpiece_tokenize("aaaa", vocab, max_input_chars_per_word=3, unk_token="<u>")'
-    check(expect_str_list(got, what) == ["<u>"], f"{what} returned {show(got)}, expected ['<u>']")
+    what = (f"wordpiece_tokenize({show('aaaa')}, vocab, max_input_chars_per_word={show(3)}, "
+            f"unk_token={show('<u>')})")
+    check(expect_str_list(got, what) == ["<u>"], f"{what} returned {versus(got, ['<u>'])}")
     got = student.call("wordpiece_tokenize", "a" * 101, two)
-    check(got == ["[UNK]"], f"wordpiece_tokenize('a' * 101, vocab) returned {show(got)}, "
-                            "expected ['[UNK]'] (the default limit is 100 characters)")
+    check(got == ["[UNK]"], f"wordpiece_tokenize({show('a' * 101)}, vocab) returned "
+                            f"{versus(got, ['[UNK]'])} (the default limit is 100 characters)")
 
 
 WORDPIECE_RANDOM = []
@@ -202,7 +203,7 @@ def test_tokenizer_encode(student):
         encode = student.get(tok, "encode")
         got_all = many(student, encode, TOKENIZER_TEXTS,
                        describe=lambda row: f"encode({show(row[0])})")
-        setting = f"WordPieceTokenizer(vocab{''.join(', ' + repr(a) for a in args)})"
+        setting = f"WordPieceTokenizer(vocab{''.join(', ' + show(a) for a in args)})"
         for text, got in zip(TOKENIZER_TEXTS, got_all):
             what = f"{setting}.encode({show(text)})"
             got = expect_ids(got, what)
@@ -247,9 +248,9 @@ def test_tokenizer_decode_unknown_id(student):
 
 def trained(student, cases: list[tuple[list[str], int]]) -> None:
     got_all = many(student, "train_wordpiece", [c for c, _ in cases], [n for _, n in cases],
-                   describe=lambda row: f"train_wordpiece({show(row[0])}, {row[1]})")
+                   describe=lambda row: f"train_wordpiece({show(row[0])}, {show(row[1])})")
     for (corpus, size), got in zip(cases, got_all):
-        what = f"train_wordpiece({show(corpus)}, {size})"
+        what = f"train_wordpiece({show(corpus)}, {show(size)})"
         got = expect_str_list(got, what)
         expected = ref.train_wordpiece(corpus, size)
         check(got == expected, f"{what} returned {versus(got, expected)}")

@@ -84,8 +84,8 @@ def segment(student, cases: list[tuple[str, dict[str, float]]]) -> None:
         score = ref.unigram_score(got, pieces)
         best = best_score(text, pieces)
         check(abs(score - best) <= 1e-9,
-              f"{what} returned {versus(got, expected)}, which scores {score:g}; the best "
-              f"segmentation scores {best:g} (an unknown character scores min - 10)")
+              f"{what} returned {versus(got, expected)}, which scores {show(score)}; the best "
+              f"segmentation scores {show(best)} (an unknown character scores min - 10)")
 
 
 SEGMENT_EXAMPLES = [(t, TOY) for t in ["ab", "abc", "a b", "abxc", "xy", "", " ", "a  b", " ab ",
@@ -195,9 +195,10 @@ def encode(student, cases: list[tuple[str, dict, dict, int]], source: str) -> No
     columns = [[c[i] for c in cases] for i in range(4)]
     got_all = many(student, "unigram_encode", *columns,
                    describe=lambda row: f"unigram_encode({show(row[0])}, pieces, piece_to_id, "
-                                        f"{row[3]})")
+                                        f"{show(row[3])})")
     for (text, pieces, ids, unk_id), got in zip(cases, got_all):
-        what = f"unigram_encode({show(text)}, {show(pieces, 100)}, piece_to_id, {unk_id})"
+        what = (f"unigram_encode({show(text)}, {show(pieces, 100)}, piece_to_id, "
+                f"{show(unk_id)})")
         got = expect_ids(got, what)
         expected = ref.unigram_encode(text, pieces, ids, unk_id)
         check(got == expected, f"{what} returned {versus(got, expected)} ({source})")
@@ -231,9 +232,9 @@ def test_encode_sentencepiece_ids(student):
 def prune(student, cases: list[tuple[dict[str, int], dict[str, float], int]]) -> None:
     columns = [[c[i] for c in cases] for i in range(3)]
     got_all = many(student, "unigram_prune", *columns,
-                   describe=lambda row: f"unigram_prune({show(row[0])}, pieces, {row[2]})")
+                   describe=lambda row: f"unigram_prune({show(row[0])}, pieces, {show(row[2])})")
     for (words, pieces, keep), got in zip(cases, got_all):
-        what = f"unigram_prune({show(words)}, {show(pieces, 140)}, keep={keep})"
+        what = f"unigram_prune({show(words)}, {show(pieces, 140)}, keep={show(keep)})"
         check(type(got) is dict, f"{what} should return a dict, got {show(got)}")
         expected = ref.unigram_prune(words, pieces, keep)
         if set(got) != set(expected):  # type: ignore[arg-type]

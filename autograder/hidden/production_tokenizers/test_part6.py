@@ -160,7 +160,7 @@ def test_nothing_to_divide_by(student):
 def premium(student, parallel: dict[str, list[str]], tokenizer: str, *reference: str) -> None:
     texts = [text for items in parallel.values() for text in items]
     args = f"{show(parallel, 60)}, encode of {tokenizer}" + "".join(
-        f", reference={r!r}" for r in reference)
+        f", reference={show(r)}" for r in reference)
     got = student.call("token_premium", parallel, encoder(student, tokenizer, texts),
                        *reference)
     what = f"token_premium({args})"
@@ -201,7 +201,7 @@ def test_token_premium_missing_reference(student):
         texts = [t for items in parallel.values() for t in items]
         encode = encoder(student, "UTF-8 bytes", texts)
         expect_raises("ValueError", f"token_premium({show(parallel)}, encode"
-                                    f"{''.join(f', reference={r!r}' for r in reference)})",
+                                    f"{''.join(f', reference={show(r)}' for r in reference)})",
                       student.call, "token_premium", parallel, encode, *reference)
 
 
@@ -292,7 +292,7 @@ def test_pack_tokens(student):
         if i % 2:
             write_old(student, path)  # an existing file is replaced, not appended to
         args = (ids, path) if dtype is None else (ids, path, dtype)
-        what = f"pack_tokens({show(ids)}, path{'' if dtype is None else f', {dtype!r}'})"
+        what = f"pack_tokens({show(ids)}, path{'' if dtype is None else f', {show(dtype)}'})"
         got = student.call("pack_tokens", *args)
         width = 4 if dtype == "uint32" else 2
         expected = b"".join(i.to_bytes(width, "little") for i in ids)
@@ -301,7 +301,8 @@ def test_pack_tokens(student):
         written = read_back(student, path, what)
         check(written == expected, f"after {what}, the file holds "
                                    f"{versus(written[:16], expected[:16])} (first 16 bytes; "
-                                   f"{len(written)} in all, expected {len(expected)})")
+                                   f"{show(len(written))} in all, expected "
+                                   f"{show(len(expected))})")
 
 
 @pytest.mark.points(1)
@@ -312,7 +313,7 @@ def test_pack_tokens_refuses(student):
                                       ([1, 2], "int16"), ([1], "uint8"), ([1], "float32")]):
         path = f"p46_refused_{i}.bin"
         write_old(student, path)
-        what = f"pack_tokens({show(ids)}, path, {dtype!r})"
+        what = f"pack_tokens({show(ids)}, path, {show(dtype)})"
         expect_raises("ValueError", what, student.call, "pack_tokens", ids, path, dtype)
         after = read_back(student, path, what)
         check(after == OLD.encode(),
