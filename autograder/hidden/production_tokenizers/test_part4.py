@@ -1,5 +1,7 @@
 """Part 4: WordPiece (15 points).
 
+(About 320 lines: four functions of 15 points, each with worked cases and random inputs.)
+
 Every expected value is the reference's, which the repository's tests prove equal to HF
 ``tokenizers`` (``BertPreTokenizer`` + ``models.WordPiece``) wherever HF's Unicode tables
 agree with the grader's Python. Pre-tokenization is graded on the characters the spec names

@@ -1,5 +1,7 @@
 """Part 6: who pays for tokens (15 points).
 
+(About 310 lines: five functions and four answers, each with its own error tests.)
+
 The functions take a tokenizer as an ``encode`` callable. The grader hands them one that
 lives in the worker and holds no code: the ``__getitem__`` of a dict that the grader put
 there, mapping each text to its IDs, which the reference tokenizers computed here (the
@@ -11,7 +13,7 @@ ends up; a WordPiece vocabulary of English words, so other scripts become ``[UNK
 Parallel text is a cut of ``parallel.json`` (``p46_parallel``) with English not first.
 Floats are compared with a relative tolerance of 1e-9 (the order of the sums may differ).
 ``pack_tokens`` writes in the worker's own folder; the file is read back there with the
-worker's ``_io.FileIO`` (``file_io``), never with a function the student's code could have
+worker's ``_io.FileIO`` (``p46_files``), never with a function the student's code could have
 replaced.
 """
 
@@ -21,7 +23,7 @@ import re
 import pytest
 
 import solutions.production_tokenizers as ref
-from autograder.sandbox import Remote, StudentError
+from autograder.sandbox import Remote
 from autograder.suite.checks import (
     check,
     close,
@@ -33,6 +35,7 @@ from autograder.suite.checks import (
 )
 from autograder.suite.remote import many
 
+from .p46_files import OLD, read_back, write_old
 from .p46_parallel import TEXTS as PARALLEL
 
 PART = 6
@@ -226,54 +229,6 @@ def test_estimate_cost(student):
 
 
 # --- train.bin ----------------------------------------------------------------------------
-
-
-HEAPTYPE = 1 << 9  # type flag of every class defined in Python code (never of a C type)
-
-
-def file_io(student) -> Remote:
-    """The worker's ``_io.FileIO``: reached from ``object.__subclasses__()`` of an object the
-    grader put there, through C types that no code can change (a class of the student's
-    posing as one is a heap type, and is not taken)."""
-    found = student.cache.get("p46_file_io")
-    if found is not None:
-        return found
-    level = student.method(student.get(student.get(student.put(()), "__class__"), "__base__"),
-                           "__subclasses__")
-    for name in ("_IOBase", "_RawIOBase", "FileIO"):
-        check(type(level) is list and all(isinstance(c, Remote) for c in level),
-              "the grader could not reach the worker's files")
-        shown = zip(level, *(student.attributes(level, a)
-                             for a in ("__qualname__", "__module__", "__flags__")))
-        matches = [c for c, q, m, f in shown if (q, m) == (name, "_io") and is_int(f)
-                   and not f & HEAPTYPE]
-        check(len(matches) == 1, "the grader could not reach the worker's files")
-        found = matches[0]
-        level = student.method(found, "__subclasses__")
-    student.cache["p46_file_io"] = found
-    return found
-
-
-def read_back(student, path: str, what: str) -> bytes:
-    """The bytes of ``path`` in the worker's folder."""
-    try:
-        handle = student.method(file_io(student), "__call__", path, "r")
-        data = student.method(student.method(handle, "readall"), "hex")  # type: ignore[arg-type]
-        student.method(handle, "close")  # type: ignore[arg-type]
-    except StudentError as exc:
-        raise AssertionError(f"after {what}, the file could not be read back "
-                             f"({exc.type_name})") from None
-    check(type(data) is str, f"after {what}, the file could not be read back")
-    return bytes.fromhex(data)  # type: ignore[arg-type]
-
-
-OLD = "old content, longer than what comes"
-
-
-def write_old(student, path: str) -> None:
-    handle = student.method(file_io(student), "__call__", path, "w")
-    student.method(handle, "write", student.method(student.put(OLD), "encode"))  # type: ignore
-    student.method(handle, "close")  # type: ignore[arg-type]
 
 
 def pack_cases() -> list[tuple[list[int], str | None]]:

@@ -1,5 +1,7 @@
 """Part 4 (WordPiece): wrong implementations students hand in.
 
+(About 550 lines: 28 entries, each the whole function a student hands in.)
+
 Pre-tokenization, greedy longest match, the unknown word, the tokenizer's encode/decode,
 and the likelihood-score trainer. Each witness shows the bug on a small input.
 """

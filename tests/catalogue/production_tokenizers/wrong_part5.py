@@ -1,5 +1,7 @@
 """Part 5 (Unigram): wrong implementations students hand in.
 
+(About 390 lines: 21 entries, each the whole function a student hands in.)
+
 The ``▁`` view, the unknown penalty, Viterbi itself, scoring, the unknown runs of
 ``unigram_encode``, and one pruning round. Each witness shows the bug on a small input.
 """

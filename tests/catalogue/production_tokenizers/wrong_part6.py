@@ -1,5 +1,7 @@
 """Part 6 (who pays for tokens): wrong implementations and wrong numeric answers.
 
+(About 420 lines: 27 entries, each the whole function a student hands in.)
+
 Fertility and bytes per token, the token premium (per-item means, the wrong reference
 locale), the cost of a request, ``train.bin`` (byte order, IDs that do not fit, partial
 writes), and the answers measured with GPT-2. Each witness shows the bug on a small input.
