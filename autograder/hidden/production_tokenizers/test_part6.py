@@ -254,10 +254,13 @@ def test_pack_tokens(student):
         check(is_int(got) and got == len(expected),
               f"{what} returned {versus(got, len(expected))} (the number of bytes written)")
         written = read_back(student, path, what)
-        check(written == expected, f"after {what}, the file holds "
-                                   f"{versus(written[:16], expected[:16])} (first 16 bytes; "
-                                   f"{show(len(written))} in all, expected "
-                                   f"{show(len(expected))})")
+        check(len(written) == len(expected), f"after {what}, the file holds "
+                                             f"{versus(len(written), len(expected))} bytes")
+        if written != expected:
+            first = next(i for i, (a, b) in enumerate(zip(written, expected)) if a != b)
+            check(False, f"after {what}, the file's bytes differ from the little-endian "
+                         f"{dtype or 'uint16'} IDs from byte {show(first)} on: "
+                         f"{versus(written[first:first + 8], expected[first:first + 8])}")
 
 
 @pytest.mark.points(1)
