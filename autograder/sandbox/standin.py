@@ -42,7 +42,8 @@ from .reference import reference_without
 
 MAX_DEPTH = 100
 # JSON cannot carry an int of more than ``sys.get_int_max_str_digits()`` (4300) digits:
-# writing ``attention_scores(10**4000)`` into the reply would fail in the scoring process.
+# the result of a reference function called with ``10**4000``, written into the reply,
+# would make the scoring process fail.
 MAX_INT_BITS = 12_000
 
 
