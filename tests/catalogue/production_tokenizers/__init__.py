@@ -13,6 +13,20 @@ wrong = CATALOGUE.wrong
 for _module in sorted(Path(__file__).parent.glob("wrong_part*.py")):
     importlib.import_module(f"{__name__}.{_module.stem}")
 
+CORRECT = Path(__file__).parent / "correct"
+
+
+def rewritten(name: str, description: str) -> Correct:
+    """The reference with the parts that ``correct/<name>.py`` rewrites edited in."""
+    return Correct(name, description, code=(CORRECT / f"{name}.py").read_text(encoding="utf-8"))
+
+
 CATALOGUE.correct = [
     Correct("reference", "the reference solution flattened into one .py file"),
+    rewritten("p46_trie_integers", "Parts 4-6: WordPiece tries, integer score comparisons, "
+                                   "forward Viterbi on a trie, array for train.bin"),
+    rewritten("p46_functional", "Parts 4-6: groupby pre-tokenizer, recursive WordPiece, float "
+                                "scores, memoised top-down Unigram, struct for train.bin"),
+    rewritten("p46_lattice_numpy", "Parts 4-6: incremental WordPiece trainer, a Lattice class, "
+                                   "numpy for the costs and train.bin"),
 ]
