@@ -17,7 +17,8 @@ beside its tests). The course's assignments are the folders of ``autograder/hidd
   sandbox flattens them into one namespace, ``sandbox/reference.py``);
 - optional: ``GRADING_ORDER`` (default: by part number), ``EXTRA_WORKERS`` (part ->
   hash seeds of the extra workers its tests ``spawn``), ``REFERENCE`` (the reference
-  folder).
+  folder), ``REFLECTION`` (True when students write a reflection graded by hand, which a
+  ``.py`` submission keeps in a ``REFLECTION`` string: see ``handoff.reflection``).
 
 What decides a score is the engine, the assignment's folder and its reference
 (``decisive_paths``): the cache, the validity reports and the Gradescope bundle all
@@ -59,6 +60,7 @@ class Assignment:
     reference_modules: tuple[str, ...]
     grading_order: tuple[int, ...]
     extra_workers: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    reflection: bool = False
 
     @property
     def total(self) -> int:
@@ -113,6 +115,7 @@ def _load(folder: Path) -> Assignment:
         reference_modules=tuple(module.REFERENCE_MODULES),
         grading_order=tuple(getattr(module, "GRADING_ORDER", sorted(parts))),
         extra_workers={p: tuple(s) for p, s in getattr(module, "EXTRA_WORKERS", {}).items()},
+        reflection=bool(getattr(module, "REFLECTION", False)),
     )
     _check(assignment)
     return assignment

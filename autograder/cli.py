@@ -254,6 +254,16 @@ def choose_level(args: argparse.Namespace, tree: Path) -> str:
             "where user namespaces work), or pass --allow-basic (AUTOGRADER_ALLOW_BASIC=1) to "
             "accept that; every report will say so")
     if level == "drop":
+        closed = limits.close_secrets()
+        if closed:
+            print(f"closed to other users (chmod o-rwx), so that student code cannot read the "
+                  f"reference: {', '.join(closed)} in {limits.REPO}", file=sys.stderr)
+        secrets = limits.exposed_secrets()
+        if secrets:
+            raise UsageError(
+                f"at the drop level student code runs as other users, who can read the "
+                f"reference or the hidden tests in {limits.REPO} ({', '.join(secrets)}): "
+                "close them first")
         readable = limits.readable_by_workers([tree])
         if readable:
             raise UsageError(

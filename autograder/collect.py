@@ -63,6 +63,14 @@ def _is_ignored(path: Path) -> bool:
     return path.name.startswith(".") or path.name == "__pycache__"
 
 
+def _missing_reflection(path: Path, assignment: str) -> str | None:
+    """The note for a ``.py`` file of an assignment with a written reflection that the file
+    does not hold (``handoff.reflection``); None otherwise."""
+    if path.suffix != ".py" or assignment not in known() or not load(assignment).reflection:
+        return None
+    return missing_warning(path)
+
+
 def entry_kind(path: Path) -> str:
     """``"file"``, ``"dir"``, ``"link"`` or ``"other"``, never following a link."""
     try:
@@ -94,7 +102,7 @@ def pick_file(folder: Path, assignment: str) -> tuple[Path | None, list[str]]:
         if len(candidates) > 1:
             others = ", ".join(p.name for p in candidates if p != chosen)
             notes.append(f"graded {chosen.name}; also found {others}")
-        if suffix == ".py" and (missing := missing_warning(chosen)):
+        if suffix == ".py" and (missing := _missing_reflection(chosen, assignment)):
             notes.append(missing)
         return chosen, notes
     return None, notes
@@ -131,7 +139,7 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
     root = Path(root)
     check_root(root)
     if root.is_file():
-        missing = missing_warning(root) if root.suffix == ".py" else None
+        missing = _missing_reflection(root, assignment)
         return _distinct([Submission(root.stem, root, root.name,
                                      notes=[missing] if missing else [])])
     found: dict[str, Submission] = {}
@@ -145,7 +153,7 @@ def find_submissions(root: Path, assignment: str) -> list[Submission]:
         elif kind == "dir":
             sub = _student_submission(root, entry, assignment)
         elif kind == "file" and entry.suffix in GRADABLE and not _is_ignored(entry):
-            missing = missing_warning(entry) if entry.suffix == ".py" else None
+            missing = _missing_reflection(entry, assignment)
             sub = Submission(entry.stem, entry, entry.name, notes=[missing] if missing else [])
         else:
             continue

@@ -122,7 +122,10 @@ def inject_notebook(notebook: dict, bugs: list) -> dict:
 
 
 def as_script(notebook: dict) -> str:
-    cells = [_text(c) for c in notebook["cells"] if c.get("cell_type") == "code"]
+    """The code cells as a ``py:percent`` file; IPython lines commented out, as jupytext does."""
+    cells = ["\n".join(f"# {line}" if line.lstrip().startswith(("%", "!")) else line
+                       for line in _text(c).splitlines())
+             for c in notebook["cells"] if c.get("cell_type") == "code"]
     return "".join(f"# %%\n{c.rstrip()}\n\n" for c in cells)
 
 

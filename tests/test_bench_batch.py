@@ -9,6 +9,7 @@ is executed: hostile submissions would exit, hang or hog this process.
 import ast
 import json
 import os
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -42,11 +43,13 @@ def test_two_hundred_has_the_requested_mix():
 
 
 def _code_asts(notebook_text: str) -> list[str]:
+    """Each code cell's AST; IPython lines (``%run``, ``!pip``) blanked as the grader does."""
     cells = json.loads(notebook_text)["cells"]
-    return [
-        ast.dump(ast.parse("".join(c["source"]) if isinstance(c["source"], list) else c["source"]))
-        for c in cells if c.get("cell_type") == "code"
-    ]  # fmt: skip
+    sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+               for c in cells if c.get("cell_type") == "code"]
+    return [ast.dump(ast.parse("\n".join("" if re.match(r"\s*[%!?]", line) else line
+                                          for line in source.splitlines())))
+            for source in sources]
 
 
 def test_generated_class_is_distinct_gradable_and_of_the_right_kinds(tmp_path, reference):

@@ -28,7 +28,7 @@ from autograder.results import new_result
 from autograder.student_bundle import main as bundle_main
 from autograder.suite.checks import show
 from autograder.suite.evidence import render
-from tests.course import TOKENIZATION
+from tests.course import TOKENIZATION, known
 
 
 def error_result(student_id: str, source: str, error: str) -> dict:
@@ -47,7 +47,7 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     done = subprocess.run(["make", "-s", "student-bundle", f"BUNDLE={out}"], cwd=ROOT, env=ENV,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert sorted(p.name for p in out.iterdir()) == ["tokenization.zip"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{name}.zip" for name in known())
     return zipfile.ZipFile(out / "tokenization.zip")
 
 

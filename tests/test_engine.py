@@ -161,3 +161,24 @@ def test_no_engine_module_imports_an_assignments_content():
             else:
                 continue
             assert "solutions" not in module and "hidden" not in module, (path, module)
+
+
+def test_a_tree_of_several_assignments_is_graded_once_per_assignment(tmp_path, reference):
+    """``submitted/<student>/<name>/``: each assignment found is graded with its own suite
+    into ``--out/<name>/``; a student without a folder for one gets an error row there."""
+    ann = tmp_path / "submitted" / "ann" / "tokenization"
+    bo = tmp_path / "submitted" / "bo" / "production_tokenizers"
+    ann.mkdir(parents=True)
+    bo.mkdir(parents=True)
+    (ann / "tokenization.py").write_text(reference_without(load("tokenization"), 0)[0])
+    (bo / "production_tokenizers.py").write_text("notes = 1\n")  # defines no graded name
+    done = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(tmp_path / "submitted"),
+         "--out", str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = {name: {r["student_id"]: r for r in csv.DictReader(
+        (tmp_path / "out" / name / "grades.csv").open())} for name in known()}
+    assert rows["tokenization"]["ann"]["total"] == "100"
+    assert rows["tokenization"]["bo"]["status"] == "error"
+    assert "no code found" in rows["production_tokenizers"]["bo"]["error"]
+    assert rows["production_tokenizers"]["ann"]["status"] == "error"

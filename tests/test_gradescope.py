@@ -75,6 +75,14 @@ def test_the_zip_has_gradescope_entry_points_and_only_the_grader(bundle):
     student_side = ("tests", "samples", "source", "assignments")
     assert not [n for n in names if n.split("/")[0] in student_side]
     assert not [n for n in names if "__pycache__" in n]
+    # One assignment per bundle, and it names it.
+    assert not [n for n in names if "production_tokenizers" in n]
+    assert archive_text(bundle, "autograder/gradescope/ASSIGNMENT") == "tokenization\n"
+
+
+def archive_text(bundle, name: str) -> str:
+    with zipfile.ZipFile(bundle) as archive:
+        return archive.read(name).decode("utf-8")
 
 
 def test_the_zip_is_reproducible(bundle, tmp_path):

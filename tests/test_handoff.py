@@ -220,7 +220,7 @@ def test_export_is_our_autograde_plus_the_manual_reflection(graded, course, caps
 
 
 def test_failed_hidden_tests_are_gradebook_comments_and_notes(graded, course) -> None:
-    hand_off(course, graded[1], "tokenization")
+    hand_off(course, graded[1])
     ours = our_rows(graded[1])["bob"]
     points = TOKENIZATION.points
     assert float(ours["part3"]) < points[3] and float(ours["part2"]) == points[2]
@@ -274,17 +274,17 @@ def test_a_jupytext_py_is_read_as_its_notebook(graded, course, tmp_path) -> None
 
 
 def test_a_changed_reflection_flags_its_kept_manual_grade(graded, course) -> None:
-    hand_off(course, graded[1], "tokenization")
+    hand_off(course, graded[1])
     grade_by_hand(course, "reflection", "stub", 3.0)
     grade_by_hand(course, "reflection", "script", 4.0)
-    outcome = hand_off(course, graded[1], "tokenization")  # same files: nothing to review
+    outcome = hand_off(course, graded[1])  # same files: nothing to review
     assert "reflection graded by hand: 3" in outcome.handed_off["stub"]
     assert grades_of(course, "stub")["reflection"] == (None, 3.0, False)
 
     submit(course, "stub", course / "assignments" / A / f"{A}.ipynb", reflection="Rewritten.")
     script = course / "submitted" / "script" / A / f"{A}.py"
     script.write_text(script.read_text().replace(REFLECTION, "Also rewritten."))
-    outcome = hand_off(course, graded[1], "tokenization")
+    outcome = hand_off(course, graded[1])
     for student in ("stub", "script"):
         assert "reflection CHANGED since it was graded by hand" in outcome.handed_off[student]
         assert grades_of(course, student)["reflection"][2] is True  # flagged for review
@@ -292,7 +292,7 @@ def test_a_changed_reflection_flags_its_kept_manual_grade(graded, course) -> Non
 
 
 def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> None:
-    hand_off(course, graded[1], "tokenization")
+    hand_off(course, graded[1])
     page = course / "feedback" / "bob" / A / f"{A}.html"
     before = page.read_text()
     assert "not graded yet" in before and "Total so far" in before
@@ -306,7 +306,7 @@ def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         gb.find_comment("reflection", A, A, "bob").manual_comment = "Good numbers & slopes."
         gb.db.commit()
-    hand_off(course, graded[1], "tokenization")
+    hand_off(course, graded[1])
     after = page.read_text()
     assert "not graded yet" not in after and "Total over everything" in after
     assert f"{points(float(ours['total']) + 4)} <small>/ 105</small>" in after
@@ -315,15 +315,15 @@ def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> 
 
 
 def test_second_hand_off_changes_nothing_and_keeps_manual_grades(graded, course) -> None:
-    hand_off(course, graded[1], "tokenization")
+    hand_off(course, graded[1])
     first = snapshot(course)
-    hand_off(course, graded[1], "tokenization")
+    hand_off(course, graded[1])
     assert snapshot(course) == first
 
     grade_by_hand(course, "reflection", "stub", 3.0)
     grade_by_hand(course, "test_part6_embedding_memory", "good", 19.0)  # a TA's override
     graded_by_hand = snapshot(course)
-    outcome = hand_off(course, graded[1], "tokenization")
+    outcome = hand_off(course, graded[1])
     assert snapshot(course) == graded_by_hand
     assert "reflection graded by hand: 3" in outcome.handed_off["stub"]
 
@@ -334,7 +334,7 @@ def test_second_hand_off_changes_nothing_and_keeps_manual_grades(graded, course)
     row = [f"{float(good[k]) - 1:g}" if k in ("part6", "total") else good[k] for k in good]
     changed.write_text("\n".join(
         ",".join(row) if t.startswith("good,") else t for t in text) + "\n")
-    hand_off(course, changed, "tokenization")
+    hand_off(course, changed)
     assert grades_of(course, "good")["test_part6_embedding_memory"] == (19.0, 19.0, True)
     assert grades_of(course, "stub")["reflection"] == (None, 3.0, False)
 
@@ -346,7 +346,8 @@ def test_unknown_students_error_rows_and_missing_rows(graded, course, tmp_path, 
     grades.write_text(f"{header}\nempty,,,,,,,,100,error,no notebook or .py file found\n"
                       f"ghost,5,0,0,0,0,0,5,100,graded,\n"
                       f"stub,,,,,,,,100,error,timeout\n")
-    assert main(["--course", str(course), "--grades", str(grades)]) == 1
+    args = ["--course", str(course), "--grades", str(grades), "--assignment", "tokenization"]
+    assert main(args) == 1
     out, err = capsys.readouterr()
     assert "ghost: SKIPPED, unknown student" in err
     assert "good: not in grades.csv" in err
@@ -376,9 +377,9 @@ def test_bad_grades_file_or_course_is_a_usage_error(tmp_path, capsys) -> None:
     grades = tmp_path / "grades.csv"
     grades.write_text("student_id,score\nalice,3\n")
     with pytest.raises(SystemExit) as exit_:
-        main(["--course", str(tmp_path), "--grades", str(grades)])
+        main(["--course", str(tmp_path), "--grades", str(grades), "--assignment", "tokenization"])
     assert exit_.value.code == 2 and "grades.csv is not valid" in capsys.readouterr().err
     grades.write_text(",".join(grades_columns(TOKENIZATION)) + "\n")
     with pytest.raises(SystemExit) as exit_:
-        main(["--course", str(tmp_path), "--grades", str(grades)])
+        main(["--course", str(tmp_path), "--grades", str(grades), "--assignment", "tokenization"])
     assert exit_.value.code == 2 and "generate_assignment" in capsys.readouterr().err

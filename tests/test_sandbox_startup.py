@@ -121,7 +121,8 @@ def test_a_submission_that_kills_new_workers_cannot_pass_for_a_broken_machine(tm
     env = {**os.environ, "AUTOGRADER_ISOLATION": "basic"}
     env.pop(limits.PROBED_ENV, None)
     code = ("import json, sys; from autograder.suite.run import grade_file; "
-            "r = grade_file(sys.argv[1], 'killer', assignment=TOKENIZATION, timeout=200); "
+            "from autograder.assignment import load; "
+            "r = grade_file(sys.argv[1], 'killer', assignment=load('tokenization'), timeout=200); "
             "print(json.dumps({k: r[k] for k in ('status', 'error', 'score')}))")
     done = subprocess.run([sys.executable, "-c", code, str(path)], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=300)

@@ -8,13 +8,15 @@ classes replaced the student's (60/100 and 99/100 on the grader before stand-ins
 """
 
 import ast
+import json
 
 import pytest
 
-from autograder.sandbox import Worker
+from autograder.extract import extract
+from autograder.sandbox import Worker, standin
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
-from tests.course import TOKENIZATION
+from tests.course import TOKENIZATION, known, load
 
 BASE_WITH_CONSTANTS = '''
 class Tokenizer:
@@ -109,3 +111,21 @@ def test_a_part_that_passed_runs_the_students_own_code_once_trusted(tmp_path):
         assert worker.method(tok, "encode", "a") == [0]
         worker.trust(["CharTokenizer"])
         assert worker.method(worker.call("CharTokenizer"), "encode", "a") == [42]
+
+
+@pytest.mark.parametrize("name", known())
+def test_every_description_crosses_the_pipe_and_keeps_shared_constants(tmp_path, name):
+    """The description the worker gets is JSON for every part of every assignment, and a
+    shared constant arrives with its type (production's ``WHITE_SPACE`` is a frozenset)."""
+    assignment = load(name)
+    for part in assignment.parts:
+        json.dumps(standin.ReferenceServer(assignment, part).describe())
+    path = tmp_path / "student.py"
+    path.write_text("def probe():\n    return [type(globals()[n]).__name__ for n in NAMES]\n"
+                    f"NAMES = {list(assignment.shared_names)!r}\n", encoding="utf-8")
+    code = extract(path)
+    other = assignment.grading_order[-1]
+    expected = [type(standin.server(assignment, other).values.get(n)).__name__
+                for n in assignment.shared_names]
+    with Worker(assignment, code, other, timeout=30) as worker:
+        assert worker.call("probe") == expected

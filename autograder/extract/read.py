@@ -116,7 +116,7 @@ def _notebook_cells(path: Path) -> list:
     return cells
 
 
-def _strip_ipython(source: str) -> str:
+def strip_ipython(source: str) -> str:
     """Blank out IPython-only lines, keeping line numbers stable."""
     return "\n".join("" if _IPYTHON_LINE.match(line) else line for line in source.splitlines())
 
@@ -130,13 +130,13 @@ def read_notebook(path: Path) -> list[Chunk]:
         source = cell.get("source", "")
         if isinstance(source, list):
             source = "".join(source)
-        chunks.append(Chunk(_strip_ipython(source), f"cell {index}"))
+        chunks.append(Chunk(strip_ipython(source), f"cell {index}"))
     return chunks
 
 
 def read_script(path: Path) -> list[Chunk]:
     """A ``.py`` file: whole, or cut at cell markers when it does not parse whole."""
-    text = _strip_ipython(_read_text(path))
+    text = strip_ipython(_read_text(path))
     try:
         parse(text)
         return [Chunk(text, f"lines 1-{text.count(chr(10)) + 1}")]

@@ -74,10 +74,31 @@ def __getattr__(name: str) -> object:
     raise AttributeError(name)
 
 
-def hand_off(course: Path, grades: Path, assignment: str) -> "Outcome":
-    """Put ``grades`` into the gradebook of ``course``; see above."""
+def graded_assignment(grades: Path) -> str | None:
+    """The assignment a ``grades.csv`` was graded for, from the ``results.json`` beside it
+    (every one names it); None if none does."""
+    import json
+
+    for path in sorted(Path(grades).resolve().parent.glob("*/results.json")):
+        try:
+            name = json.loads(path.read_text(encoding="utf-8"))["extra_data"]["assignment"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if isinstance(name, str):
+            return name
+    return None
+
+
+def hand_off(course: Path, grades: Path, assignment: str | None = None) -> "Outcome":
+    """Put ``grades`` into the gradebook of ``course``; see above. ``assignment`` defaults
+    to the one the grades were graded for."""
     from ..assignment import load
     from .gradebook import Handoff, HandoffError, Outcome, read_grades
+
+    assignment = assignment or graded_assignment(grades)
+    if assignment is None:
+        raise HandoffError(f"{grades}: cannot tell which assignment these grades are for "
+                           "(no results.json beside it); pass --assignment")
 
     course = Path(course).resolve()
     if not course.is_dir():

@@ -20,8 +20,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the nbgrader course folder (with gradebook.db and submitted/)")
     parser.add_argument("--grades", type=Path, required=True, metavar="CSV",
                         help="grades.csv written by `python -m autograder grade`")
-    parser.add_argument("--assignment", required=True, choices=known(),
-                        help="the nbgrader assignment the grades are for")
+    parser.add_argument("--assignment", choices=known(),
+                        help="the nbgrader assignment the grades are for (default: the one "
+                             "the results.json files beside grades.csv name)")
     args = parser.parse_args(argv)
     try:
         outcome = hand_off(args.course, args.grades, args.assignment)

@@ -15,6 +15,7 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..assignment import Assignment
 from ..report import student_dir_name
 from ..report.feedback import HandGraded, Overall, write_feedback
 from ..report.format import one_line, points
@@ -62,7 +63,7 @@ def failed_tests(result: dict | None) -> dict[int, list[str]]:
 
 
 def write_page(folder: Path, notebook: str, result: dict, submission, submitted: Path,
-               assignment: str) -> Path:
+               assignment: "Assignment") -> Path:
     """Write the page of one student from ``result`` and their gradebook ``submission``."""
     comments = {c.cell.name: c.manual_comment or c.auto_comment or "" for c in
                 submission.comments}

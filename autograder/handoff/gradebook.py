@@ -217,7 +217,7 @@ class Handoff:
         if result is not None:
             sub = self.gb.find_submission_notebook(self.notebook, self.assignment, student)
             write_page(self.folder(self.coursedir.feedback_directory, student), self.notebook,
-                       result, sub, submitted, self.assignment)
+                       result, sub, submitted, self.spec)
 
         if row.status == "graded":
             done = f"{points(sum(row.parts.values()))} / {self.spec.total} autograded"

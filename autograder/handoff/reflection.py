@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..extract.read import strip_ipython
+
 NAME = "REFLECTION"
 GRADE_ID = "reflection"
 # The start of the warning the grader attaches to a .py submission without a reflection;
@@ -48,7 +50,9 @@ def _constant(tree: ast.Module) -> str | None:
 
 
 def reflection_constant(source: str) -> str | None:
-    """The ``REFLECTION`` string of a Python source, even if another cell does not parse."""
+    """The ``REFLECTION`` string of a Python source, even if another cell does not parse
+    (IPython lines such as ``%run`` are blanked first, as the grader's extraction does)."""
+    source = strip_ipython(source)
     try:
         chunks = [ast.parse(source)]
     except (SyntaxError, ValueError):

@@ -24,6 +24,7 @@ import ast
 import contextlib
 import json
 import os
+import re
 import select
 import subprocess
 import tempfile
@@ -155,6 +156,18 @@ def _statements(assignment: Assignment, code: StudentCode, part: int) -> list[di
     return out
 
 
+def _places(code: StudentCode) -> dict[str, list[tuple[int, int]]]:
+    """The lines the submission's statements span, by cell (``"cell 9"``; ``""`` in a .py
+    file), in the numbering ``worker.describe`` reports."""
+    places: dict[str, list[tuple[int, int]]] = {}
+    for statement in code.statements:
+        prefix, _, first = statement.origin.rpartition(", line ")
+        cell = prefix if prefix.startswith("cell ") else ""
+        start = int(first) if first.isdigit() else 1
+        places.setdefault(cell, []).append((start, statement.source.count("\n") + 1))
+    return places
+
+
 def _is_class(statement) -> bool:
     try:
         return isinstance(ast.parse(statement.source).body[0], ast.ClassDef)
@@ -182,6 +195,7 @@ class Worker:
         self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
         self._server = standin.server(assignment, part)
         self._serving = False  # stand-ins are answered once the code is loaded
+        self._places = _places(code)
         self._load_message = {
             "standins": self._server.describe(),
             "student": _statements(assignment, code, part),
@@ -212,8 +226,18 @@ class Worker:
         reply = self._receive()
         if type(reply) is not dict or reply.get("ok") is not True:
             return []
-        value = _decode(reply.get("value"))
+        value = self._decoded(reply.get("value"))
         return [str(n) for n in value] if type(value) is list else []
+
+    def _decoded(self, value: object) -> object:
+        """``_decode`` of a reply, within as much CPU time as the request had: a reply
+        made to be slow to rebuild (a set of numbers that all hash alike costs quadratic
+        time) fails the worker like a hang, instead of holding the scoring process."""
+        try:
+            with standin.cpu_limit(self.timeout):
+                return _decode(value)
+        except standin.OutOfTime:
+            raise self._fail("timeout", f"its reply took over {self.timeout:g} s to read") from None
 
     def _start(self) -> None:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
@@ -308,8 +332,8 @@ class Worker:
         deadline = time.monotonic() + self.timeout
         while True:
             size = int.from_bytes(self._read(4, deadline), "big")
-            if size > MAX_REPLY:
-                raise self._fail("protocol", f"reply of {size} bytes is over {MAX_REPLY}")
+            if size > MAX_REPLY:  # not the size itself: the student picks it (a covert channel)
+                raise self._fail("protocol", f"a reply over the limit of {MAX_REPLY} bytes")
             try:
                 message = json.loads(self._read(size, deadline).decode("utf-8"))
             except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
@@ -360,7 +384,7 @@ class Worker:
         if type(reply) is not dict or type(reply.get("ok")) is not bool:
             raise self._fail("protocol", "malformed reply")
         if reply["ok"]:
-            return _decode(reply.get("value"))
+            return self._decoded(reply.get("value"))
         error = reply.get("error")
         if type(error) is not dict:
             raise self._fail("protocol", "malformed error reply")
@@ -370,8 +394,22 @@ class Worker:
             [str(m)[:100] for m in mro][:50] if type(mro) is list else [],
             str(error.get("message"))[:2000],
         )
-        failure.where = str(error.get("where") or "")[:100]
+        failure.where = self._real_place(error.get("where"))
         raise failure
+
+    def _real_place(self, where: object) -> str:
+        """``where`` if it names a line of the submission's graded statements, else ``""``.
+
+        The worker (student code) says where it raised, and the feedback shows it even
+        when the test's inputs are hidden: made-up numbers (``cell 97, line 9800``) would
+        carry a hidden input out, digit by digit. A real line carries little.
+        """
+        found = re.fullmatch(r"(?:(cell \d{1,5}), )?line (\d{1,7})", str(where))
+        if not found:
+            return ""
+        line = int(found.group(2))
+        spans = self._places.get(found.group(1) or "", [])
+        return str(where) if any(start <= line <= end for start, end in spans) else ""
 
     def call(self, name: str, *args: object, **kwargs: object) -> object:
         """Call a module-level function or class of the submission."""

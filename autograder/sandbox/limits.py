@@ -28,7 +28,8 @@ forces one, and the CLI says which one it got, see ``autograder.cli``):
   and IPC; its umask is 077 and it cannot change modes, so what it writes in a
   shared folder stays its own; after it, everything of its user is removed
   (processes, however they left, IPC objects, files). File modes guard the rest:
-  ``exposed_secrets`` must be empty (Gradescope's ``setup.sh`` closes the grader)
+  ``exposed_secrets`` must be empty (the CLI closes them, ``close_secrets``, as
+  Gradescope's ``setup.sh`` does)
   and the CLI refuses a submissions tree other users can read. Does not hold:
   world-writable folders (``users.shared_writable``) still let two workers that run
   at once see each other's file *names*; Gradescope's setup closes them, the CLI
@@ -58,6 +59,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -377,21 +379,61 @@ def survivors() -> list[int]:
     return sorted(found)
 
 
-SECRETS = ("solutions", "autograder/hidden", "autograder/suite")
+# Where a checkout holds the reference or the hidden tests: the reference itself, the
+# grader and its suite, the source notebook (solutions included), the sample submissions
+# (a correct one among them), built bundles (the Gradescope zip holds the reference) and
+# the history of all of them.
+SECRETS = ("solutions", "autograder", "source", "samples", "dist", ".git")
+
+
+def close_secrets() -> list[str]:
+    """Close the checkout's secrets to other users (``chmod o-rwx`` on each of
+    ``SECRETS``: nobody else can enter the folder, whatever the modes below it), as
+    Gradescope's setup does; at the drop level file modes are the only wall between
+    the workers and the reference. Returns what it closed."""
+    closed = []
+    for name in SECRETS:
+        with contextlib.suppress(OSError):
+            mode = (REPO / name).lstat().st_mode
+            if not stat.S_ISLNK(mode) and mode & 0o007:
+                (REPO / name).chmod(stat.S_IMODE(mode) & ~0o007)
+                closed.append(name)
+    return closed
 
 
 def exposed_secrets() -> list[str]:
-    """Secrets a worker could read here: empty under namespaces or with tight file modes."""
+    """Secrets a worker could read here (the first readable file of each): empty under
+    namespaces, or where file modes close them to other users (a folder they cannot
+    enter closes everything below it, whatever the files' own modes)."""
     level = isolation()[0]
     if level in ("root", "userns"):
         return []
     exposed = []
     for name in SECRETS:
-        for path in [REPO / name, *(REPO / name).rglob("*")]:
-            if level == "basic" or path.stat().st_mode & 0o004:
-                exposed.append(str(path.relative_to(REPO)))
+        top = REPO / name
+        if not top.exists():
+            continue
+        if level == "basic":
+            exposed.append(name)
+            continue
+        if not all(p.stat().st_mode & 0o001 for p in top.parents):
+            continue
+        for folder, dirs, files in os.walk(top):
+            if not os.stat(folder).st_mode & 0o001:
+                dirs.clear()
+                continue
+            readable = [f for f in sorted(files) if _others_may_read(os.path.join(folder, f))]
+            if readable:
+                exposed.append(str((Path(folder) / readable[0]).relative_to(REPO)))
                 break
     return exposed
+
+
+def _others_may_read(path: str) -> bool:
+    try:
+        return bool(os.stat(path).st_mode & 0o004)
+    except OSError:  # a dangling link
+        return False
 
 
 def readable_by_workers(paths: list[Path]) -> list[str]:

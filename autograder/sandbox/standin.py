@@ -41,6 +41,10 @@ from ..assignment import Assignment
 from .reference import reference_without
 
 MAX_DEPTH = 100
+# JSON cannot carry an int of more than ``sys.get_int_max_str_digits()`` (4300) digits:
+# the result of a reference function called with ``10**4000``, written into the reply,
+# would make the scoring process fail.
+MAX_INT_BITS = 12_000
 
 
 class RefError(Exception):
@@ -109,7 +113,7 @@ class ReferenceServer:
             bases = [b.__name__ for b in cls.__bases__ if b.__name__ in self.classes]
             classes.append({"name": name, "bases": bases, "members": self.members[name]})
         return {
-            "values": [[k, v] for k, v in self.values.items()],
+            "values": [[k, self._encode(v)] for k, v in self.values.items()],
             "functions": list(self.functions),
             "classes": classes,
         }
@@ -205,6 +209,8 @@ class ReferenceServer:
         """The reply in the pipe's tags; an object of a reference class goes as its state."""
         if depth > MAX_DEPTH:
             raise RefError("value nested too deeply")
+        if type(value) is int and value.bit_length() > MAX_INT_BITS:
+            raise RefError("the reference returned a number too long to send")
         if value is None or type(value) in (bool, int, str):
             return value
         if type(value) is float:
@@ -212,8 +218,9 @@ class ReferenceServer:
         if type(value) in (list, tuple):
             items = [self._encode(v, depth + 1) for v in value]
             return items if type(value) is list else {"__tuple__": items}
-        if type(value) in (set, frozenset):
-            return {"__set__": [self._encode(v, depth + 1) for v in value]}
+        if type(value) in (set, frozenset):  # a frozenset stays one (a shared constant may be)
+            tag = "__set__" if type(value) is set else "__frozenset__"
+            return {tag: [self._encode(v, depth + 1) for v in value]}
         if type(value) in (dict, Counter):  # a Counter stays a Counter in the worker
             tag = "__dict__" if type(value) is dict else "__counter__"
             return {tag: [[self._encode(k, depth + 1), self._encode(v, depth + 1)]

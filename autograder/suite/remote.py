@@ -136,12 +136,15 @@ CLOCK = os.environ.get("AUTOGRADER_TIMING_CLOCK", "cpu")
 
 @dataclass(frozen=True)
 class Run:
-    """One timed run of the student's code on inputs that are in the worker already.
+    """One timed run of the student's code.
 
-    ``compute()`` does the work and leaves its result in the worker (it returns a
-    handle); ``fetch(handle)`` brings the result back; ``check(value)`` judges the
-    fetched value against the reference, outside the timing. ``fetch`` is timed too: a
-    result that is worked out only when it is read (a lazy list) is paid for there.
+    ``compute()`` sends the inputs (``put``: once they are in the worker, student code
+    can work on them, in the put's own request if it has patched the worker's protocol
+    code, so the clock must already run), does the work and leaves its result in the
+    worker (it returns a handle); ``fetch(handle)`` brings the result back;
+    ``check(value)`` judges the fetched value against the reference, outside the timing.
+    ``fetch`` is timed too: a result that is worked out only when it is read (a lazy
+    list) is paid for there.
     """
 
     compute: Callable[[], object]

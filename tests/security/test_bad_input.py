@@ -199,7 +199,8 @@ def gradescope(tmp_path: Path, files: dict[str, str | Path]) -> dict:
         else:
             target.write_text(content, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "autograder.gradescope.run", "--root", str(root)],
+    done = subprocess.run([sys.executable, "-m", "autograder.gradescope.run", "--root", str(root),
+                           "--assignment", "tokenization"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     data = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
@@ -226,7 +227,7 @@ def test_gradescope_writes_results_when_the_grader_raises(tmp_path, monkeypatch)
         raise RuntimeError("grader bug \ud800")
 
     monkeypatch.setattr(gradescope_run, "grade_file", broken)
-    assert gradescope_run.main(["--root", str(root)]) == 0
+    assert gradescope_run.main(["--root", str(root), "--assignment", "tokenization"]) == 0
     data = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     assert not gradescope_problems(data) and data["score"] == 0
     assert "internal grader error: RuntimeError: grader bug \\ud800" in data["output"]
@@ -240,7 +241,7 @@ def test_gradescope_writes_a_minimal_file_when_even_writing_fails(tmp_path, monk
         raise ValueError("cannot write")
 
     monkeypatch.setattr(gradescope_run, "write_gradescope", broken)
-    assert gradescope_run.main(["--root", str(root)]) == 0
+    assert gradescope_run.main(["--root", str(root), "--assignment", "tokenization"]) == 0
     data = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     assert not gradescope_problems(data) and data["score"] == 0
     assert "could not be graded" in data["output"]

@@ -120,6 +120,7 @@ def test_a_reply_over_the_cap_is_refused_before_it_is_read(tmp_path):
 import json
 from pathlib import Path
 from autograder.sandbox import Worker, WorkerFailure
+from tests.course import TOKENIZATION
 {PEAK}
 from tests.security.hostile import submission
 code = submission(Path({str(tmp_path)!r}), {source!r})
@@ -173,7 +174,7 @@ def _scorer_pids(marker: str) -> list[int]:
 def test_the_scoring_process_has_its_own_memory_limit(tmp_path):
     # The reference, graded while this test reads the scoring process's limits.
     path = tmp_path / "scorer_limits.py"
-    path.write_text(reference_source(), encoding="utf-8")
+    path.write_text(reference_source(TOKENIZATION), encoding="utf-8")
     result: dict = {}
     grading = threading.Thread(
         target=lambda: result.update(grade_file(path, "x", assignment=TOKENIZATION)))

@@ -159,7 +159,7 @@ class CharTokenizer(CharTokenizer):
 
 def grade(tmp_path, override: str) -> dict[str, dict]:
     path = tmp_path / "student.py"
-    path.write_text(reference_source() + "\n" + override, encoding="utf-8")
+    path.write_text(reference_source(TOKENIZATION) + "\n" + override, encoding="utf-8")
     result = grade_file(path, "hostile", assignment=TOKENIZATION, timeout=300)
     assert result["status"] == "graded", result["error"]
     return {test["id"].split("::")[-1]: test for test in result["tests"] if test["part"] == 2}

@@ -35,6 +35,7 @@ from autograder.suite.checks import show
 from autograder.suite.evidence import compared, evidence, outline, render
 from autograder.suite.plugin import shown_warnings
 from autograder.suite.run import grade_file
+from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "samples/submitted/dave_script/tokenization/tokenization.py"
@@ -77,8 +78,9 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     path = tmp_path_factory.mktemp("visibility") / "tokenization.py"
     path.write_text(CORRECT.read_text(encoding="utf-8") + LEAKS, encoding="utf-8")
     with ThreadPoolExecutor(2) as pool:
-        hidden = pool.submit(grade_file, path, "hidden", timeout=240)
-        shown = pool.submit(grade_file, path, "shown", timeout=240, show_hidden_inputs=True)
+        hidden = pool.submit(grade_file, path, "hidden", assignment=TOKENIZATION, timeout=240)
+        shown = pool.submit(grade_file, path, "shown", assignment=TOKENIZATION, timeout=240,
+                            show_hidden_inputs=True)
         return {"hidden": hidden.result(), "shown": shown.result()}
 
 
@@ -161,7 +163,8 @@ def test_warnings_are_capped_in_results_json_output(tmp_path: Path) -> None:
     (root / "submission" / "tokenization.py").write_text(
         CORRECT.read_text(encoding="utf-8") + LEAKS + FLOOD, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "autograder.gradescope.run", "--root", str(root)],
+    done = subprocess.run([sys.executable, "-m", "autograder.gradescope.run", "--root", str(root),
+                           "--assignment", "tokenization"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     data = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))

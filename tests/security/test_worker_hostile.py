@@ -6,8 +6,11 @@ checks what the scoring process sees: a ``StudentError`` or ``WorkerFailure``
 left behind.
 """
 
+import shutil
+import tempfile
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -222,9 +225,20 @@ def test_no_network(tmp_path):
 
 
 @pytest.mark.skipif(LEVEL != "drop", reason="file modes guard the secrets only at the drop level")
-def test_without_namespaces_readable_secrets_are_reported():
-    # A checkout is world-readable, so the grader must say the secrets are exposed.
-    assert "solutions" in limits.exposed_secrets()[0]
+def test_without_namespaces_readable_secrets_are_reported(monkeypatch):
+    # A checkout is world-readable (as a clone is), so the grader must say the secrets are
+    # exposed, until close_secrets (the CLI's, at this level) closes them.
+    checkout = Path(tempfile.mkdtemp(prefix="open-checkout-"))  # pytest's tmp_path is closed
+    try:
+        (checkout / "source" / "tokenization").mkdir(parents=True, mode=0o755)
+        (checkout / "source" / "tokenization" / "tokenization.ipynb").write_text("{}")
+        checkout.chmod(0o755)
+        monkeypatch.setattr(limits, "REPO", checkout)
+        assert limits.exposed_secrets() == ["source/tokenization/tokenization.ipynb"]
+        assert limits.close_secrets() == ["source"]
+        assert limits.exposed_secrets() == []
+    finally:
+        shutil.rmtree(checkout)
 
 
 @pytest.mark.skipif(LEVEL not in ("root", "drop"), reason="only root can change user")

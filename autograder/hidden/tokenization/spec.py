@@ -56,3 +56,6 @@ REFERENCE_MODULES = ("base", "char", "bpe_steps", "bpe", "utils", "costs")
 
 # Part 3's tests compare the student's BPE under other hash seeds (test_part3).
 EXTRA_WORKERS = {3: (2, 3)}
+
+# Students write a reflection (Q3), graded by hand.
+REFLECTION = True

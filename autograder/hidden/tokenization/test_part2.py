@@ -345,7 +345,6 @@ def linear_time(student, method: str) -> None:
             inputs = long_ids(vocab, texts_)
             expected = [tokenizer.decode(ids) for ids in inputs]
             fetch = functools.partial(student.get, name=None)
-        kept = student.put(inputs)
 
         def judge(got: object) -> None:
             check(type(got) is list and len(got) == count,
@@ -356,7 +355,7 @@ def linear_time(student, method: str) -> None:
                       f"(in a timing test) returned {show(value)}, expected {show(want)}; "
                       f"the input began {show(source[:20])}")
 
-        return Run(lambda: student.map(func, kept, keep=True), fetch, judge)
+        return Run(lambda: student.map(func, student.put(inputs), keep=True), fetch, judge)
 
     ratio, t_batch, t_single = growth(
         student,

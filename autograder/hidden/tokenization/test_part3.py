@@ -667,7 +667,6 @@ def test_encode_linear_time(student):
     def run(seed: int, words: int, count: int) -> Run:
         texts_ = [long_text(seed + i, words) for i in range(count)]
         expected = [expected_ids(merges, vocab, text) for text in texts_]
-        kept = student.put(texts_)
 
         def judge(got: object) -> None:
             check(type(got) is list and len(got) == count, f"{count} encode calls gave "
@@ -677,7 +676,7 @@ def test_encode_linear_time(student):
                       f"test) returned {show(ids)}, expected {show(want)} (from your own "
                       f"merges and vocab); the text began {show(text[:30])}")
 
-        return Run(lambda: student.map(encode, kept, keep=True),
+        return Run(lambda: student.map(encode, student.put(texts_), keep=True),
                    functools.partial(fetch_ids, student), judge)
 
     ratio, t_batch, t_single = growth(
@@ -708,10 +707,10 @@ def test_training_time_ignores_duplication(student):
     def run(seed: int, copies: int) -> Run:
         corpus = timing_corpus(seed) * copies
         expected = reference(tuple(corpus), TIMING_TARGET).merges
-        kept = student.put([corpus])
         where = f"a random corpus{f' repeated {copies} times' if copies > 1 else ''}"
 
         def compute() -> object:
+            kept = student.put([corpus])
             toks = student.map(make_tokenizer, [TIMING_TARGET], keep=True)
             student.map(train_method, toks, kept)
             return toks

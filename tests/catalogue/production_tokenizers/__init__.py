@@ -13,12 +13,26 @@ wrong = CATALOGUE.wrong
 for _module in sorted(Path(__file__).parent.glob("wrong_part*.py")):
     importlib.import_module(f"{__name__}.{_module.stem}")
 
-CORRECT_DIR = Path(__file__).with_name("correct")
+CORRECT = Path(__file__).parent / "correct"
+
+
+def rewritten(name: str, description: str) -> Correct:
+    """The reference with the parts that ``correct/<name>.py`` rewrites edited in."""
+    return Correct(name, description, code=(CORRECT / f"{name}.py").read_text(encoding="utf-8"))
+
 
 CATALOGUE.correct = [
     Correct("reference", "the reference solution flattened into one .py file"),
-    # Parts 1-3 written another way, edited into the reference (Parts 4-6 stay its own).
-    *(Correct(path.stem, (path.read_text(encoding="utf-8").split("\n\n")[0]).strip('"'),
-              code=path.read_text(encoding="utf-8"))
-      for path in sorted(CORRECT_DIR.glob("*.py"))),
+    rewritten("stdlib_scanner", "Parts 1-3: hand-written pre-tokenizer over unicodedata, "
+                                "encoder.py's merge loop, decoder list, count-bucket trainer"),
+    rewritten("byte_ranks", "Parts 1-3: regex pre-tokenizer, tiktoken-style merges on bytes, "
+                            "heap trainer that recounts the touched words"),
+    rewritten("sorted_queue", "Parts 1-3: \\p{White_Space} pattern, ranks keyed by text, "
+                              "str.find for specials, bisect-sorted priority queue trainer"),
+    rewritten("p46_trie_integers", "Parts 4-6: WordPiece tries, integer score comparisons, "
+                                   "forward Viterbi on a trie, array for train.bin"),
+    rewritten("p46_functional", "Parts 4-6: groupby pre-tokenizer, recursive WordPiece, float "
+                                "scores, memoised top-down Unigram, struct for train.bin"),
+    rewritten("p46_lattice_numpy", "Parts 4-6: incremental WordPiece trainer, a Lattice class, "
+                                   "numpy for the costs and train.bin"),
 ]

@@ -788,5 +788,5 @@ print(f"once: {timings['once']:.2f} s, twice: {timings['twice']:.2f} s, "
       f"ratio {timings['twice'] / timings['once']:.2f}")
 
 # %%
-%run -e preflight.py tokenization.ipynb
+# %run -e preflight.py tokenization.ipynb
 

@@ -1,0 +1,312 @@
+"""Part 6: who pays for tokens (15 points).
+
+(About 310 lines: five functions and four answers, each with its own error tests.)
+
+The functions take a tokenizer as an ``encode`` callable. The grader hands them one that
+lives in the worker and holds no code: the ``__getitem__`` of a dict that the grader put
+there, mapping each text to its IDs, which the reference tokenizers computed here (the
+UTF-8 bytes; English words whole with the other text as bytes, as a BPE trained on English
+ends up; a WordPiece vocabulary of English words, so other scripts become ``[UNK]``). So
+``encode`` answers only for the texts of the call: code that encodes anything else
+(a joined text, single words) is told so by a ``KeyError``.
+
+Parallel text is a cut of ``parallel.json`` (``p46_parallel``) with English not first.
+Floats are compared with a relative tolerance of 1e-9 (the order of the sums may differ).
+``pack_tokens`` writes in the worker's own folder; the file is read back there with the
+worker's ``_io.FileIO`` (``p46_files``), never with a function the student's code could have
+replaced.
+"""
+
+import random
+import re
+
+import pytest
+
+import solutions.production_tokenizers as ref
+from autograder.sandbox import Remote
+from autograder.suite.checks import (
+    check,
+    close,
+    expect_raises,
+    is_int,
+    is_number,
+    show,
+    versus,
+)
+from autograder.suite.remote import many
+
+from .p46_files import OLD, read_back, write_old
+from .p46_parallel import TEXTS as PARALLEL
+
+PART = 6
+
+
+# --- the tokenizers, as tables of IDs --------------------------------------------------
+
+
+def english_words() -> list[str]:
+    return sorted({w for text in PARALLEL["en"] for w in text.split()})
+
+
+ENGLISH_IDS = {word: 256 + i for i, word in enumerate(english_words())}
+
+
+def english_or_bytes(text: str) -> list[int]:
+    """A vocabulary of the 256 bytes and every English word: a run of white space or a word
+    it knows is one token, anything else falls back to its UTF-8 bytes."""
+    ids: list[int] = []
+    for piece in re.findall(r"\s+|\S+", text):
+        if piece in ENGLISH_IDS or piece.isspace():
+            ids.append(ENGLISH_IDS.get(piece, 255 + len(ENGLISH_IDS) + len(piece)))
+        else:
+            ids += piece.encode("utf-8")
+    return ids
+
+
+def english_wordpiece() -> ref.WordPieceTokenizer:
+    """WordPiece with English words, the ASCII letters and ``[UNK]``."""
+    tokens = ["[UNK]", *english_words()]
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    tokens += list(letters) + ["##" + c for c in letters]
+    return ref.WordPieceTokenizer({t: i for i, t in enumerate(dict.fromkeys(tokens))})
+
+
+TOKENIZERS = {
+    "UTF-8 bytes": lambda text: list(text.encode("utf-8")),
+    "English words or bytes": english_or_bytes,
+    "a WordPiece tokenizer": english_wordpiece().encode,
+}
+
+
+def encoder(student, name: str, texts: list[str]) -> Remote:
+    """The worker-side ``encode``: a table's ``__getitem__`` (see the module docstring)."""
+    table = {text: TOKENIZERS[name](text) for text in texts}
+    return student.get(student.put(table), "__getitem__")  # type: ignore[return-value]
+
+
+def fixed(student, table: dict[str, list[int]]) -> Remote:
+    return student.get(student.put(table), "__getitem__")  # type: ignore[return-value]
+
+
+# --- fertility and bytes per token -----------------------------------------------------
+
+
+def random_texts(seed: int) -> list[str]:
+    rng = random.Random(seed)
+    words = ["the", "cat", "naïve", "日本語", "😀", "résumé", "x", "Привет", "cat's", "e\u0301"]
+    gaps = [" ", "  ", "\t", "\n", "\u3000", "\xa0", "\x1c", "\x85", " \n "]
+    texts = []
+    for _ in range(rng.randint(1, 5)):
+        text = rng.choice(["", " ", "\t"])
+        for _ in range(rng.randint(0, 5)):
+            text += rng.choice(words) + rng.choice(gaps)
+        texts.append(text)
+    return texts
+
+
+TEXT_LISTS = [random_texts(1200 + s) for s in range(12)]
+TEXT_LISTS += [PARALLEL[locale] for locale in ("en", "ru", "zh", "my")]
+TEXT_LISTS += [["to be", "or not", "", "é"], ["a  b\tc"], ["a", "bbbbbbbb"], ["a\x1cb\x1fc d"]]
+
+
+ALL_TEXTS = sorted({text for texts in TEXT_LISTS for text in texts})
+
+
+def measure(student, name: str) -> None:
+    """``name(texts, encode)`` for every list of texts and tokenizer, against the reference
+    (one request: each tokenizer's table holds the texts of every list)."""
+    expected_of = {"fertility": ref.fertility, "bytes_per_token": ref.bytes_per_token}[name]
+    rows = []
+    for tokenizer in TOKENIZERS:
+        encode = encoder(student, tokenizer, ALL_TEXTS)
+        for texts in TEXT_LISTS:
+            try:
+                expected = expected_of(texts, TOKENIZERS[tokenizer])
+            except ValueError:  # nothing to divide by: the error tests' business
+                continue
+            rows.append((texts, encode, tokenizer, expected))
+    got_all = many(student, name, [r[0] for r in rows], [r[1] for r in rows],
+                   describe=lambda row: f"{name}({show(row[0])}, encode)")
+    for (texts, _, tokenizer, expected), got in zip(rows, got_all):
+        what = f"{name}({show(texts)}, encode of {tokenizer})"
+        check(is_number(got), f"{what} should return a float, got {show(got)}")
+        check(close(got, expected), f"{what} returned {versus(got, expected)}")
+
+
+@pytest.mark.points(2)
+def test_fertility(student):
+    """fertility: total tokens over total str.split() words of all the texts"""
+    measure(student, "fertility")
+
+
+@pytest.mark.points(2)
+def test_bytes_per_token(student):
+    """bytes_per_token: total UTF-8 bytes over total tokens of all the texts"""
+    measure(student, "bytes_per_token")
+
+
+@pytest.mark.points(1)
+def test_nothing_to_divide_by(student):
+    """fertility without a word and bytes_per_token without a token raise ValueError"""
+    for texts in ([], [""], ["", " \t\n", "\u3000"]):
+        encode = fixed(student, {text: list(text.encode()) for text in texts})
+        expect_raises("ValueError", f"fertility({show(texts)}, encode)", student.call,
+                      "fertility", texts, encode)
+    for texts, table in (([], {}), ([""], {"": []}), (["abc", ""], {"abc": [], "": []})):
+        expect_raises("ValueError", f"bytes_per_token({show(texts)}, encode of {show(table)})",
+                      student.call, "bytes_per_token", texts, fixed(student, table))
+
+
+# --- token premium ---------------------------------------------------------------------
+
+
+def premium(student, parallel: dict[str, list[str]], tokenizer: str, *reference: str) -> None:
+    texts = [text for items in parallel.values() for text in items]
+    args = f"{show(parallel, 60)}, encode of {tokenizer}" + "".join(
+        f", reference={show(r)}" for r in reference)
+    got = student.call("token_premium", parallel, encoder(student, tokenizer, texts),
+                       *reference)
+    what = f"token_premium({args})"
+    expected = ref.token_premium(parallel, TOKENIZERS[tokenizer], *reference)
+    check(type(got) is dict and set(got) == set(expected),  # type: ignore[arg-type]
+          f"{what} should return a dict with one premium per locale, got {show(got)}")
+    for locale, value in expected.items():
+        found = got[locale]  # type: ignore[index]
+        check(is_number(found) and close(found, value),
+              f"{what}[{locale!r}] is {versus(found, value)}")
+
+
+SMALL = {"xx": ["ab", "abcd"], "en": ["abcdef", "a"], "yy": ["a", "abcdefghijklmno"]}
+
+
+@pytest.mark.points(2)
+def test_token_premium(student):
+    """token_premium: each locale's total tokens over English's total, on parallel text"""
+    for tokenizer in TOKENIZERS:
+        premium(student, PARALLEL, tokenizer)
+    premium(student, SMALL, "UTF-8 bytes")
+
+
+@pytest.mark.points(1)
+def test_token_premium_reference_locale(student):
+    """token_premium(..., reference=locale) divides by that locale's total"""
+    for tokenizer, locale in (("English words or bytes", "ru"), ("UTF-8 bytes", "ja"),
+                              ("a WordPiece tokenizer", "en"), ("UTF-8 bytes", "my")):
+        premium(student, PARALLEL, tokenizer, locale)
+    premium(student, SMALL, "UTF-8 bytes", "yy")
+
+
+@pytest.mark.points(1)
+def test_token_premium_missing_reference(student):
+    """token_premium raises ValueError when the reference locale is not in the data"""
+    for parallel, reference in (({"fr": ["a"], "de": ["b"]}, ()), (SMALL, ("zz",)),
+                                ({"EN": ["a"]}, ())):
+        texts = [t for items in parallel.values() for t in items]
+        encode = encoder(student, "UTF-8 bytes", texts)
+        expect_raises("ValueError", f"token_premium({show(parallel)}, encode"
+                                    f"{''.join(f', reference={show(r)}' for r in reference)})",
+                      student.call, "token_premium", parallel, encode, *reference)
+
+
+# --- the cost of a request -------------------------------------------------------------
+
+COST_CASES = [(1_000_000, 0, 2.5, 10.0), (1200, 300, 2.5, 10.0), (0, 0, 3.0, 15.0),
+              (0, 1_000_000, 0.15, 0.6), (123_456, 7_890, 0.075, 0.3), (1, 1, 75.0, 150.0),
+              (10**9, 10**8, 1.25, 5.0), (999, 0, 0.5, 99.0)]
+COST_CASES += [(random.Random(s).randint(0, 10**7), random.Random(s + 1).randint(0, 10**6),
+                random.Random(s + 2).choice([0.1, 0.25, 1.1, 3.0, 15.0]),
+                random.Random(s + 3).choice([0.4, 2.0, 4.4, 60.0])) for s in range(0, 40, 4)]
+
+
+@pytest.mark.points(1)
+def test_estimate_cost(student):
+    """estimate_cost: input and output tokens at their prices per million tokens"""
+    for case in COST_CASES:
+        got = student.call("estimate_cost", *case)
+        what = f"estimate_cost{show(case)}"
+        expected = ref.estimate_cost(*case)
+        check(is_number(got) and close(got, expected), f"{what} returned {versus(got, expected)}")
+
+
+# --- train.bin ----------------------------------------------------------------------------
+
+
+def pack_cases() -> list[tuple[list[int], str | None]]:
+    rng = random.Random(1300)
+    return [([1, 258, 50256], None), ([1, 258, 50256], "uint16"), ([], None), ([], "uint32"),
+            ([0, 65_535, 255, 256], "uint16"), ([70_000, 1, 2**32 - 1, 65_536], "uint32"),
+            ([rng.randrange(50_257) for _ in range(700)], None),
+            ([rng.randrange(2**32) for _ in range(300)], "uint32")]
+
+
+@pytest.mark.points(2)
+def test_pack_tokens(student):
+    """pack_tokens writes little-endian uint16/uint32 and returns the bytes written"""
+    for i, (ids, dtype) in enumerate(pack_cases()):
+        path = f"p46_train_{i}.bin"
+        if i % 2:
+            write_old(student, path)  # an existing file is replaced, not appended to
+        args = (ids, path) if dtype is None else (ids, path, dtype)
+        what = f"pack_tokens({show(ids)}, path{'' if dtype is None else f', {show(dtype)}'})"
+        got = student.call("pack_tokens", *args)
+        width = 4 if dtype == "uint32" else 2
+        expected = b"".join(i.to_bytes(width, "little") for i in ids)
+        check(is_int(got) and got == len(expected),
+              f"{what} returned {versus(got, len(expected))} (the number of bytes written)")
+        written = read_back(student, path, what)
+        check(len(written) == len(expected), f"after {what}, the file holds "
+                                             f"{versus(len(written), len(expected))} bytes")
+        if written != expected:
+            first = next(i for i, (a, b) in enumerate(zip(written, expected)) if a != b)
+            check(False, f"after {what}, the file's bytes differ from the little-endian "
+                         f"{dtype or 'uint16'} IDs from byte {show(first)} on: "
+                         f"{versus(written[first:first + 8], expected[first:first + 8])}")
+
+
+@pytest.mark.points(1)
+def test_pack_tokens_refuses(student):
+    """pack_tokens raises ValueError for an ID that does not fit, before writing anything"""
+    for i, (ids, dtype) in enumerate([([1, 70_000], "uint16"), ([65_536], "uint16"),
+                                      ([-1], "uint16"), ([5, 2**32], "uint32"), ([-3], "uint32"),
+                                      ([1, 2], "int16"), ([1], "uint8"), ([1], "float32")]):
+        path = f"p46_refused_{i}.bin"
+        write_old(student, path)
+        what = f"pack_tokens({show(ids)}, path, {show(dtype)})"
+        expect_raises("ValueError", what, student.call, "pack_tokens", ids, path, dtype)
+        after = read_back(student, path, what)
+        check(after == OLD.encode(),
+              f"{what} raised ValueError but changed the file first: check every ID before "
+              "writing anything")
+    for ids in ([65_536], [100_000, 1]):  # the default dtype is uint16
+        path = "p46_refused_default.bin"
+        expect_raises("ValueError", f"pack_tokens({show(ids)}, path)", student.call,
+                      "pack_tokens", ids, path)
+
+
+# --- the numeric answers -----------------------------------------------------------------
+
+
+def answer(student, name: str) -> object:
+    return student.get(None, name)
+
+
+@pytest.mark.points(1)
+def test_answer_shakespeare_tokens(student):
+    """SHAKESPEARE_GPT2_TOKENS and SHAKESPEARE_TRAIN_BIN_BYTES, exactly"""
+    for name in ("SHAKESPEARE_GPT2_TOKENS", "SHAKESPEARE_TRAIN_BIN_BYTES"):
+        got, expected = answer(student, name), getattr(ref, name)
+        check(is_int(got), f"{name} should be an int, got {show(got)}")
+        check(got == expected, f"{name} is {show(got)}, which is not the right count")
+
+
+@pytest.mark.points(1)
+def test_answer_premium(student):
+    """HIGHEST_PREMIUM_LOCALE exactly, GPT2_PREMIUM_MY within 0.01"""
+    got = answer(student, "HIGHEST_PREMIUM_LOCALE")
+    check(type(got) is str, f"HIGHEST_PREMIUM_LOCALE should be a str, got {show(got)}")
+    check(got == ref.HIGHEST_PREMIUM_LOCALE, f"HIGHEST_PREMIUM_LOCALE is {show(got)}, which is "
+                                             "not the locale with the largest GPT-2 premium")
+    got = answer(student, "GPT2_PREMIUM_MY")
+    check(is_number(got), f"GPT2_PREMIUM_MY should be a float, got {show(got)}")
+    check(abs(got - ref.GPT2_PREMIUM_MY) < 0.01 + 1e-9,  # type: ignore[operator]
+          f"GPT2_PREMIUM_MY is {show(got)}, which is not Burmese's GPT-2 premium (2 decimals)")
