@@ -17,7 +17,8 @@ every turn, every timed output checked against the reference; ``remote.growth``)
   ``key=lambda``: 27x), the naive trainer that recounts every word per merge 57x. Two
   tests read the one measurement: above ``MAX_RECOUNT_RATIO`` = 12 the trainer recounts
   (the naive trainer fails both tests), above ``MAX_SCAN_RATIO`` = 4 it scans every pair
-  per merge (subword-nmt's design fails this one only). A run over 24x the short run's
+  per merge (a lean scan, ``max(counts.values())`` then ``min`` over the ties, fails this
+  one only; a scan that rebuilds a table of the live pairs per merge fails both). A run over 24x the short run's
   wall time is stopped.
 - duplication: ``uniform_corpus`` repeated 8 times against another once (the reference
   and the naive trainer about 1x; a trainer that keeps every occurrence of a word instead
