@@ -18,8 +18,8 @@ every turn, every timed output checked against the reference; ``remote.growth``)
   tests read the one measurement: above ``MAX_RECOUNT_RATIO`` = 12 the trainer recounts
   (the naive trainer fails both tests), above ``MAX_SCAN_RATIO`` = 4 it scans every pair
   per merge (a lean scan, ``max(counts.values())`` then ``min`` over the ties, fails this
-  one only; a scan that rebuilds a table of the live pairs per merge fails both). A run over 24x the short run's
-  wall time is stopped.
+  one only; a scan that rebuilds a table of the live pairs per merge fails both). A run
+  over 24x the short run's wall time is stopped.
 - duplication: ``uniform_corpus`` repeated 8 times against another once (the reference
   and the naive trainer about 1x; a trainer that keeps every occurrence of a word instead
   of counting distinct words, 8x); fails above 3.
