@@ -7,6 +7,7 @@
 Only graded submissions are plotted; failures to grade are named in the title.
 """
 
+import textwrap
 from pathlib import Path
 
 from matplotlib.axes import Axes
@@ -120,7 +121,9 @@ def part_means(stats: ClassStats, path: Path) -> Path:
     for p in xs:
         ax.text(p, means[p] / points[p] + 0.02, f"{means[p]:.1f} / {points[p]}",
                 ha="center", fontsize=9)
-    ax.set_xticks(xs, [f"Part {p}\n{stats.assignment.parts[p]}" for p in xs], fontsize=8)
+    # Titles wrapped so that long ones do not run into their neighbours.
+    ax.set_xticks(xs, [f"Part {p}\n" + "\n".join(textwrap.wrap(stats.assignment.parts[p], 16))
+                       for p in xs], fontsize=8)
     ax.set_ylim(0, 1.12)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])

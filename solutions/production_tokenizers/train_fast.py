@@ -22,7 +22,6 @@ Left out: multithreading, byte-level fallback and pre-tokenization regexes (word
 import heapq
 from collections import Counter, defaultdict
 
-Pair = tuple[str, str]
 UNK = "<UNK>"  # ID 0 of the first assignment's vocabulary
 EOW = " "  # the end-of-word symbol every word ends with
 
@@ -35,12 +34,12 @@ def check_vocab_size(vocab_size: object) -> int:
 
 
 def apply_merge(
-    pair: Pair,
+    pair: tuple[str, str],
     words: list[list[str]],
     freqs: list[int],
-    counts: dict[Pair, int],
-    where: dict[Pair, set[int]],
-) -> set[Pair]:
+    counts: dict[tuple[str, str], int],
+    where: dict[tuple[str, str], set[int]],
+) -> set[tuple[str, str]]:
     """Merge ``pair`` in every word that holds it, in place; return the pairs it created.
 
     Each merge site changes the counts of the pairs around it, weighted by the word's
@@ -53,7 +52,7 @@ def apply_merge(
     """
     first, second = pair
     merged = first + second
-    created: set[Pair] = set()
+    created: set[tuple[str, str]] = set()
     for index in where.pop(pair):
         symbols, freq = words[index], freqs[index]
         i, last = 0, len(symbols) - 1
@@ -80,7 +79,7 @@ def apply_merge(
     return created
 
 
-def train_bpe_fast(corpus: list[str], vocab_size: int) -> tuple[list[str], list[Pair]]:
+def train_bpe_fast(corpus: list[str], vocab_size: int) -> tuple[list[str], list[tuple[str, str]]]:
     """Learn ``(vocab, merges)`` exactly as the first assignment's ``BPETokenizer.train``."""
     check_vocab_size(vocab_size)
     if isinstance(corpus, str):
@@ -91,10 +90,10 @@ def train_bpe_fast(corpus: list[str], vocab_size: int) -> tuple[list[str], list[
     freqs = list(word_freq.values())
     vocab = [UNK, EOW] + sorted({ch for word in word_freq for ch in word})
     known = set(vocab)
-    merges: list[Pair] = []
+    merges: list[tuple[str, str]] = []
     # 2. Count every adjacent pair once, and remember which words hold it.
-    counts: dict[Pair, int] = defaultdict(int)
-    where: dict[Pair, set[int]] = defaultdict(set)
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    where: dict[tuple[str, str], set[int]] = defaultdict(set)
     for index, (symbols, freq) in enumerate(zip(words, freqs)):
         for pair in zip(symbols, symbols[1:]):
             counts[pair] += freq

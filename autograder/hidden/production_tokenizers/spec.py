@@ -58,3 +58,6 @@ SHARED_NAMES = ("ENDOFTEXT", "WHITE_SPACE", "GPT2_PATTERN")
 # The reference package's modules (solutions/production_tokenizers/) in dependency order.
 REFERENCE_MODULES = ("byte_table", "pretokenize", "byte_bpe", "normalization", "gotchas",
                      "train_fast", "wordpiece", "wordpiece_train", "unigram", "costs")
+
+# Part 3's tests compare the student's trainer under other hash seeds (test_part3).
+EXTRA_WORKERS = {3: (2, 3)}

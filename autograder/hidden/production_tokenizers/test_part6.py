@@ -223,7 +223,7 @@ def test_estimate_cost(student):
     """estimate_cost: input and output tokens at their prices per million tokens"""
     for case in COST_CASES:
         got = student.call("estimate_cost", *case)
-        what = f"estimate_cost{show(case)}"
+        what = f"estimate_cost({', '.join(map(show, case))})"
         expected = ref.estimate_cost(*case)
         check(is_number(got) and close(got, expected), f"{what} returned {versus(got, expected)}")
 

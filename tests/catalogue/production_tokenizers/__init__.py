@@ -23,6 +23,12 @@ def rewritten(name: str, description: str) -> Correct:
 
 CATALOGUE.correct = [
     Correct("reference", "the reference solution flattened into one .py file"),
+    rewritten("stdlib_scanner", "Parts 1-3: hand-written pre-tokenizer over unicodedata, "
+                                "encoder.py's merge loop, decoder list, count-bucket trainer"),
+    rewritten("byte_ranks", "Parts 1-3: regex pre-tokenizer, tiktoken-style merges on bytes, "
+                            "heap trainer that recounts the touched words"),
+    rewritten("sorted_queue", "Parts 1-3: \\p{White_Space} pattern, ranks keyed by text, "
+                              "str.find for specials, bisect-sorted priority queue trainer"),
     rewritten("p46_trie_integers", "Parts 4-6: WordPiece tries, integer score comparisons, "
                                    "forward Viterbi on a trie, array for train.bin"),
     rewritten("p46_functional", "Parts 4-6: groupby pre-tokenizer, recursive WordPiece, float "

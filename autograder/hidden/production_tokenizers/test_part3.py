@@ -1,0 +1,251 @@
+"""Part 3: a fast BPE trainer (20 points).
+
+``train_bpe_fast`` must return exactly the reference's ``(vocab, merges)`` (the reference
+equals the first assignment's trainer on every corpus the repository's tests try) on the
+hidden corpora of ``p13_corpora``. Under ``PYTHONHASHSEED`` 2 and 3 the merges are
+compared with the student's own under the part's seed, not with the reference: a
+deterministic tie-break that is not the spec's is charged by the tie tests only.
+
+Timing (ratios within one run, worker CPU time, best of up to 3 turns, fresh corpora
+every turn, every timed output checked against the reference; ``remote.growth``):
+
+- merge cost: on ``zipf_corpus`` (about 15,000 distinct pairs), training up to the base
+  vocabulary + ``MANY`` = 300 merges against + ``FEW`` = 5. Measured here (CPU time, in
+  process): the reference 1.25x, an incremental trainer whose count buckets are searched
+  with ``min`` over the top bucket 2.1x, a pair index that finds the best pair with
+  ``max`` over the whole pair table at every merge (subword-nmt's design) 7.5x (with a
+  ``key=lambda``: 27x), the naive trainer that recounts every word per merge 57x. Two
+  tests read the one measurement: above ``MAX_RECOUNT_RATIO`` = 12 the trainer recounts
+  (the naive trainer fails both tests), above ``MAX_SCAN_RATIO`` = 4 it scans every pair
+  per merge (a lean scan, ``max(counts.values())`` then ``min`` over the ties, fails this
+  one only; a scan that rebuilds a table of the live pairs per merge fails both). A run
+  over 24x the short run's wall time is stopped.
+- duplication: ``uniform_corpus`` repeated 8 times against another once (the reference
+  and the naive trainer about 1x; a trainer that keeps every occurrence of a word instead
+  of counting distinct words, 8x); fails above 3.
+"""
+
+import pytest
+
+from autograder.suite.checks import (
+    Failures,
+    check,
+    expect_pairs,
+    expect_raises,
+    expect_str_list,
+    show,
+    versus,
+)
+from autograder.suite.fixtures import HASH_SEED
+from autograder.suite.remote import Run, growth, many, ms_text, ratio_text
+
+from .p13_corpora import (
+    EDGE_CORPORA,
+    HELLO,
+    LITERAL_CORPORA,
+    RANDOM_CORPORA,
+    REPEAT_CORPORA,
+    SENNRICH,
+    TIE_CORPORA,
+    base_size,
+    reference,
+    relabel,
+    uniform_corpus,
+    zipf_corpus,
+)
+from .spec import EXTRA_WORKERS
+
+PART = 3
+
+
+def unpack(got: object, where: str) -> tuple[list[str], list[tuple[str, str]]]:
+    what = f"train_bpe_fast on {where}"
+    check(type(got) in (tuple, list) and len(got) == 2,  # type: ignore[arg-type]
+          f"{what} should return (vocab, merges), got {show(got)}")
+    vocab = expect_str_list(got[0], f"{what}: vocab")  # type: ignore[index]
+    return vocab, expect_pairs(got[1], f"{what}: merges")  # type: ignore[index]
+
+
+def compare(got: tuple[list[str], list], expected: tuple[list[str], list], where: str) -> None:
+    (vocab, merges), (want_vocab, want_merges) = got, expected
+    if merges != want_merges:
+        at = next((i for i, (a, b) in enumerate(zip(merges, want_merges)) if a != b), None)
+        if at is None:
+            check(False, f"on {where}: training learned {len(merges)} merges, expected "
+                         f"{len(want_merges)} (the first {min(len(merges), len(want_merges))} "
+                         "agree)")
+        before = " (the merges before it agree)" if at else ""
+        check(False, f"on {where}: merge {at + 1} is "
+                     f"{versus(merges[at], want_merges[at])}{before}")
+    check(vocab == want_vocab, f"on {where}: vocab is {versus(vocab, want_vocab)}")
+
+
+def trained(student, corpora) -> list:
+    """The student's ``(vocab, merges)`` on each ``(label, corpus, target)``, one request."""
+    labels = {id(corpus): label for label, corpus, _ in corpora}
+    return many(student, "train_bpe_fast", [c for _, c, _ in corpora], [t for _, _, t in corpora],
+                describe=lambda row: f"train_bpe_fast on {labels.get(id(row[0]), 'a corpus')} "
+                                     f"with vocab_size={row[1]}")
+
+
+def check_corpora(student, corpora) -> None:
+    failures = Failures()
+    for (label, corpus, target), got in zip(corpora, trained(student, corpora)):
+        where = f"{label} with vocab_size={target}"
+        with failures.case():
+            compare(unpack(got, where), reference(tuple(corpus), target), where)
+    failures.report()
+
+
+@pytest.mark.points(2)
+def test_bad_vocab_size(student):
+    """vocab_size must be a positive int (True is not one): else ValueError"""
+    for bad in (0, -5, True, False, 2.5, 10.0, "100", None):
+        expect_raises("ValueError", f"train_bpe_fast(['a b'], {show(bad)})", student.call,
+                      "train_bpe_fast", ["a b"], bad)
+
+
+@pytest.mark.points(2)
+@pytest.mark.visibility("visible")
+def test_worked_examples(student):
+    """The hello corpus and Sennrich et al.'s corpus give the naive trainer's results"""
+    check_corpora(student, [("the hello corpus", HELLO, 1000),
+                            ("Sennrich et al.'s corpus", SENNRICH, 17)])
+
+
+@pytest.mark.points(3)
+def test_tie_break(student):
+    """Ties go to the lexicographically smallest pair"""
+    check_corpora(student, TIE_CORPORA)
+
+
+@pytest.mark.points(4)
+def test_matches_reference(student):
+    """Exact (vocab, merges) on hidden corpora: repeats, overlaps, literals, Unicode, random"""
+    check_corpora(student, REPEAT_CORPORA + LITERAL_CORPORA + RANDOM_CORPORA)
+
+
+@pytest.mark.points(2)
+def test_edge_cases(student):
+    """Empty corpora, no pair to merge, vocab_size at or below the base vocabulary"""
+    check_corpora(student, EDGE_CORPORA)
+
+
+@pytest.mark.points(1)
+def test_merges_do_not_depend_on_hash_seed(student, spawn):
+    """The merges are the same under PYTHONHASHSEED 1, 2 and 3 (yours against yours)"""
+    corpora = TIE_CORPORA + RANDOM_CORPORA[:3]
+    base = [unpack(got, label)[1] for (label, _, _), got in zip(corpora, trained(student, corpora))]
+    failures = Failures()
+    for seed in EXTRA_WORKERS[PART]:
+        other = trained(spawn(seed), corpora)
+        for (label, _, _), first, got in zip(corpora, base, other):
+            then = unpack(got, label)[1]
+            if first == then:
+                continue
+            at = next((i for i, (a, b) in enumerate(zip(first, then)) if a != b),
+                      min(len(first), len(then)))
+            failures.check(False, (
+                f"on {label}, your merges change with the hash seed: merge {at + 1} is "
+                f"{show(first[at] if at < len(first) else None)} with PYTHONHASHSEED="
+                f"{HASH_SEED} and {show(then[at] if at < len(then) else None)} with "
+                f"PYTHONHASHSEED={seed}. Something picks a pair in set or dict order; pick "
+                "it by (count, pair), never by iteration order"))
+    failures.report()
+
+
+# --- timing ---------------------------------------------------------------------------
+
+FEW, MANY = 5, 300
+MAX_RECOUNT_RATIO = 12.0
+MAX_SCAN_RATIO = 4.0
+COPIES = 8
+MAX_COPIES_RATIO = 3.0
+
+
+def timed_training(student, corpus: tuple[str, ...], target: int, where: str,
+                   expected: tuple[list[str], list]) -> Run:
+    """One training in the worker, its output checked against ``expected``."""
+    kept = student.put([list(corpus)])
+    key = ("p13", "train")
+    if key not in student.cache:
+        student.cache[key] = student.get(None, "train_bpe_fast")
+    train = student.cache[key]
+
+    def judge(got: object) -> None:
+        check(type(got) is list and len(got) == 1, "the grader could not read the result")
+        compare(unpack(got[0], where), expected, f"{where} (in a timing test)")
+
+    return Run(lambda: student.map(train, kept, [target], keep=True),
+               lambda handle: student.get(handle, None), judge)
+
+
+def merge_cost(student) -> tuple[float, float, float]:
+    """``(ratio, seconds for FEW merges, seconds for MANY)``, measured once per worker."""
+    key = ("p13", "merge cost")
+    if key not in student.cache:
+        base = base_size(zipf_corpus())
+
+        def run(block: int, merges: int) -> Run:
+            vocab, pairs = reference(zipf_corpus(), base + merges)
+            return timed_training(
+                student, relabel(zipf_corpus(), block), base + merges,
+                f"a corpus of 2,000 distinct words with vocab_size=base+{merges}",
+                (relabel(vocab, block), relabel(pairs, block)))
+
+        student.cache[key] = growth(student, lambda turn: run(1 + 2 * turn, FEW),
+                                    lambda turn: run(2 + 2 * turn, MANY),
+                                    give_up=2 * MAX_RECOUNT_RATIO, clear=MAX_SCAN_RATIO / 2)
+        ratio, few, many_ = student.cache[key]
+        print(f"timing: merge cost ratio={ratio:.2f} few={few * 1e3:.1f}ms "
+              f"many={many_ * 1e3:.1f}ms")
+    return student.cache[key]
+
+
+def cost_message(ratio: float, few: float, many_: float) -> str:
+    return (f"{MANY} merges took {ratio_text(ratio, 2 * MAX_RECOUNT_RATIO)} as long as {FEW} "
+            f"merges on a corpus of 2,000 distinct words with about 15,000 distinct pairs "
+            f"({ms_text(many_)} against {ms_text(few)})")
+
+
+@pytest.mark.points(3)
+def test_merges_do_not_recount(student):
+    """More merges cost little more: a merge updates the counts of the words it touches"""
+    ratio, few, many_ = merge_cost(student)
+    check(ratio <= MAX_RECOUNT_RATIO,
+          f"{cost_message(ratio, few, many_)}. A trainer that counts the pairs once and then "
+          "updates only the words holding the merged pair takes about as long for both; "
+          "recounting every word per merge takes about 60 times as long.")
+
+
+@pytest.mark.points(2)
+def test_best_pair_without_scanning(student):
+    """The next best pair is found without a scan of every pair (heap or count buckets)"""
+    ratio, few, many_ = merge_cost(student)
+    check(ratio <= MAX_SCAN_RATIO,
+          f"{cost_message(ratio, few, many_)}. Finding the best pair with max() or min() "
+          "over every pair at every merge takes 7 to 30 times as long; a heap with lazy "
+          "deletion (or count buckets) takes about 1.3 times as long.")
+
+
+@pytest.mark.points(1)
+def test_training_time_ignores_duplication(student):
+    """Training on a corpus repeated 8 times takes about as long as on the corpus once"""
+
+    def run(seed: int, copies: int) -> Run:
+        corpus = uniform_corpus(seed) * copies
+        target = base_size(corpus) + 40
+        where = f"a random corpus{f' repeated {copies} times' if copies > 1 else ''}"
+        return timed_training(student, corpus, target, where, reference(corpus, target))
+
+    ratio, once, copied = growth(student, lambda turn: run(70 + 2 * turn, 1),
+                                 lambda turn: run(71 + 2 * turn, COPIES),
+                                 give_up=2 * COPIES, clear=MAX_COPIES_RATIO / 2)
+    print(f"timing: duplication ratio={ratio:.2f} once={once * 1e3:.1f}ms "
+          f"copies={copied * 1e3:.1f}ms")
+    check(ratio <= MAX_COPIES_RATIO,
+          f"training on a corpus repeated {COPIES} times took "
+          f"{ratio_text(ratio, 2 * COPIES)} as long as on the corpus once ({ms_text(copied)} "
+          f"against {ms_text(once)}); the work per merge should depend on the distinct words, "
+          "not on how often they occur: count each word once and weight its pairs by its count.")
+
