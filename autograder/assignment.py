@@ -18,7 +18,8 @@ beside its tests). The course's assignments are the folders of ``autograder/hidd
 - optional: ``GRADING_ORDER`` (default: by part number), ``EXTRA_WORKERS`` (part ->
   hash seeds of the extra workers its tests ``spawn``), ``REFERENCE`` (the reference
   folder), ``REFLECTION`` (True when students write a reflection graded by hand, which a
-  ``.py`` submission keeps in a ``REFLECTION`` string: see ``handoff.reflection``).
+  ``.py`` submission keeps in a ``REFLECTION`` string: see ``handoff.reflection``),
+  ``BENCH_SECONDS`` (``make bench``'s target: wall seconds per sample submission).
 
 What decides a score is the engine, the assignment's folder and its reference
 (``decisive_paths``): the cache, the validity reports and the Gradescope bundle all
@@ -61,6 +62,7 @@ class Assignment:
     grading_order: tuple[int, ...]
     extra_workers: dict[int, tuple[int, ...]] = field(default_factory=dict)
     reflection: bool = False
+    bench_seconds: float = 3.0
 
     @property
     def total(self) -> int:
@@ -116,6 +118,7 @@ def _load(folder: Path) -> Assignment:
         grading_order=tuple(getattr(module, "GRADING_ORDER", sorted(parts))),
         extra_workers={p: tuple(s) for p, s in getattr(module, "EXTRA_WORKERS", {}).items()},
         reflection=bool(getattr(module, "REFLECTION", False)),
+        bench_seconds=float(getattr(module, "BENCH_SECONDS", 3.0)),
     )
     _check(assignment)
     return assignment

@@ -55,6 +55,9 @@ PART_OF: dict[str, int] = {
 # Constants of the notebook's setup and Part 1 cells that every part may use; never graded.
 SHARED_NAMES = ("ENDOFTEXT", "WHITE_SPACE", "GPT2_PATTERN")
 
+# make bench: wall seconds per sample submission on a quiet machine (issue 13's budget).
+BENCH_SECONDS = 5.0
+
 # The reference package's modules (solutions/production_tokenizers/) in dependency order.
 REFERENCE_MODULES = ("byte_table", "pretokenize", "byte_bpe", "normalization", "gotchas",
                      "train_fast", "wordpiece", "wordpiece_train", "unigram", "costs")
