@@ -17,8 +17,9 @@ another, in one run on one machine:
 
 Prints wall and CPU seconds per submission (CPU time, summed over every process
 each grader starts, barely changes when other jobs load the machine; the load
-average is printed too) and the ratio; exits 1 if ours takes more than the assignment's ``BENCH_SECONDS`` (3 s unless its
-spec says) of wall time per submission or is slower than nbgrader.
+average is printed too) and the ratio; exits 1 if ours takes more than the assignment's
+``BENCH_SECONDS`` (3 s unless its spec says) of wall time per submission, or is slower
+than nbgrader.
 """
 
 import argparse
