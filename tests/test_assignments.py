@@ -8,6 +8,8 @@ the release (``test_release.py``), the notebooks (``test_notebook.py``) and the
 catalogue (``tests/catalogue/``).
 """
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -32,3 +34,25 @@ def test_source_notebook_full_marks_and_release_zero(name):
     assert stub["status"] == "graded", stub["error"]
     assert stub["score"] == 0, {t["id"] for t in stub["tests"] if t["status"] == "passed"}
     assert {int(p) for p in stub["parts"]} == set(assignment.points)
+
+
+def test_the_naive_trainer_loses_only_part3_speed(tmp_path):
+    """production_tokenizers: the notebook with ``train_bpe_fast`` answered by the notebook's
+    own naive trainer is exact, so it loses only Part 3's tests of how training scales."""
+    assignment = load("production_tokenizers")
+    nb = json.loads((ROOT / "source" / assignment.name / f"{assignment.name}.ipynb")
+                    .read_text(encoding="utf-8"))
+    [cell] = [c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {})
+              .get("grade_id") == "part3_train_bpe_fast"]
+    source = "".join(cell["source"])
+    region = re.search(r"[ \t]*### BEGIN SOLUTION\n.*?### END SOLUTION\n?", source, re.S)
+    cell["source"] = source.replace(region.group(0),
+                                    "    return train_bpe_naive(corpus, vocab_size)\n")
+    path = tmp_path / "naive.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    result = grade_file(path, "naive", assignment=assignment, timeout=300)
+    assert result["status"] == "graded", result["error"]
+    failed = {t["id"] for t in result["tests"] if t["status"] == "failed"}
+    assert failed and all(t.startswith("part3::") for t in failed), failed
+    assert failed <= {"part3::test_merges_do_not_recount", "part3::test_best_pair_without_scanning",
+                      "part3::test_training_time_ignores_duplication"}, failed
