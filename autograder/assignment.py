@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 ENGINE = Path(__file__).resolve().parent
 REPO = ENGINE.parent
@@ -72,6 +73,12 @@ class Assignment:
         """The spec's top-level names that belong to ``part``."""
         return [name for name, p in self.part_of.items() if p == part]
 
+    def module(self, name: str) -> ModuleType | None:
+        """``name.py`` of the assignment's folder (its own tools' material: ``survivors``,
+        ``timing_variants``), imported, or None if it has none."""
+        path = self.folder / f"{name}.py"
+        return _import(path, f"_assignment_{self.name}_{name}") if path.is_file() else None
+
     def decisive_paths(self) -> tuple[Path, ...]:
         """What decides this assignment's scores: the engine's grading parts, the hidden
         tests and the reference. The cache, the validity reports and the Gradescope
@@ -96,12 +103,17 @@ def load(name_or_folder: str | Path) -> Assignment:
         f"unknown assignment {text!r}; the known ones are: {', '.join(known()) or 'none'}")
 
 
-@cache
-def _load(folder: Path) -> Assignment:
-    located = importlib.util.spec_from_file_location(f"_assignment_{folder.name}",
-                                                     folder / "spec.py")
+def _import(path: Path, module_name: str) -> ModuleType:
+    """The Python file ``path`` imported as ``module_name`` (not added to any package)."""
+    located = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(located)  # type: ignore[arg-type]
     located.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@cache
+def _load(folder: Path) -> Assignment:
+    module = _import(folder / "spec.py", f"_assignment_{folder.name}")
     parts = dict(module.PARTS)
     reference = Path(getattr(module, "REFERENCE", SOLUTIONS / folder.name))
     assignment = Assignment(

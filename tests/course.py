@@ -5,8 +5,15 @@ tests that apply to every assignment are parametrised over ``known()``.
 """
 
 from autograder.assignment import known, load
+from autograder.results import SubmissionResult, new_result
 
 TOKENIZATION = load("tokenization")
 PRODUCTION = load("production_tokenizers")
 
-__all__ = ["PRODUCTION", "TOKENIZATION", "known", "load"]
+
+def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
+    """A tokenization result that could not be graded."""
+    return new_result(TOKENIZATION, student_id, source, status="error", error=error)
+
+
+__all__ = ["PRODUCTION", "TOKENIZATION", "error_result", "known", "load"]

@@ -9,7 +9,6 @@ is executed: hostile submissions would exit, hang or hog this process.
 import ast
 import json
 import os
-import re
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 
 from autograder.collect import find_submissions
 from autograder.extract import extract
+from autograder.extract.read import strip_ipython
 from autograder.hidden.tokenization import bench_batch
 from tests.course import TOKENIZATION
 
@@ -47,9 +47,7 @@ def _code_asts(notebook_text: str) -> list[str]:
     cells = json.loads(notebook_text)["cells"]
     sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
                for c in cells if c.get("cell_type") == "code"]
-    return [ast.dump(ast.parse("\n".join("" if re.match(r"\s*[%!?]", line) else line
-                                          for line in source.splitlines())))
-            for source in sources]
+    return [ast.dump(ast.parse(strip_ipython(source))) for source in sources]
 
 
 def test_generated_class_is_distinct_gradable_and_of_the_right_kinds(tmp_path, reference):

@@ -24,16 +24,10 @@ from autograder.report.grades_csv import grades_csv
 from autograder.report.schema import grades_csv_problems
 from autograder.report.stats import ClassStats
 from autograder.report.summary import console_summary
-from autograder.results import new_result
 from autograder.student_bundle import main as bundle_main
 from autograder.suite.checks import show
 from autograder.suite.evidence import render
-from tests.course import TOKENIZATION, known
-
-
-def error_result(student_id: str, source: str, error: str) -> dict:
-    """A tokenization result that could not be graded."""
-    return new_result(TOKENIZATION, student_id, source, status="error", error=error)
+from tests.course import TOKENIZATION, error_result, known
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

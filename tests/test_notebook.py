@@ -20,6 +20,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from autograder.extract.read import strip_ipython
 from autograder.extract.split import kept_names
 from tests.course import known, load
 
@@ -105,8 +106,7 @@ def test_grade_ids_are_unique_and_schema_3(name):
 def top_level(source: str):
     """The names the hidden grader keeps (``kept_names``), imports aside; IPython lines
     (``%run``, ``!pip``) are not Python and the grader blanks them too."""
-    python = "\n".join("" if re.match(r"\s*[%!?]", line) else line
-                       for line in source.splitlines())
+    python = strip_ipython(source)
     kept = []
     for node in ast.parse(python).body:
         if not isinstance(node, (ast.Import, ast.ImportFrom)):

@@ -22,14 +22,7 @@ from autograder.report.schema import (
     gradescope_problems,
     result_problems,
 )
-from autograder.results import new_result
-from tests.course import TOKENIZATION
-
-
-def error_result(student_id: str, source: str, error: str) -> dict:
-    """A tokenization result that could not be graded."""
-    return new_result(TOKENIZATION, student_id, source, status="error", error=error)
-
+from tests.course import TOKENIZATION, error_result
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>&amp;"\''
 

@@ -1,26 +1,12 @@
-"""What the validity tools share: which tests are timing tests, which suite was measured,
-and the assignment's own material for them (reviews, variants) from its folder."""
+"""What the validity tools share: which tests are timing tests, and which suite was measured."""
 
 import hashlib
-import importlib.util
 import re
 import subprocess
-from types import ModuleType
 
 from ..assignment import REPO, Assignment
 
 TIMING_ID = re.compile(r"linear|duplicat|timing|complexity|quadratic", re.IGNORECASE)
-
-
-def assignment_module(a: Assignment, name: str) -> ModuleType | None:
-    """``name.py`` of the assignment's folder, imported, or None if it has none."""
-    path = a.folder / f"{name}.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location(f"_validity_{a.name}_{name}", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
 
 
 def is_timing_test(test_id: str) -> bool:

@@ -32,14 +32,14 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from ..assignment import REPO, Assignment, known, load
-from .common import assignment_module, is_timing_test, same_suite, suite_version
+from .common import is_timing_test, same_suite, suite_version
 from .mutants import Mutant, mutants, original_source
 
 
 def reviews(a: Assignment) -> tuple[dict, dict, dict]:
     """The assignment's reviewed survivors (``survivors.py`` in its folder): equivalent,
     unspecified, needs a test; all empty when it has none yet."""
-    module = assignment_module(a, "survivors")
+    module = a.module("survivors")
     return tuple(getattr(module, table, {}) for table in  # type: ignore[return-value]
                  ("EQUIVALENT", "UNSPECIFIED", "NEEDS_TEST"))
 

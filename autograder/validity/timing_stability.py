@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from ..assignment import Assignment, known, load
-from .common import assignment_module, is_timing_test, same_suite, suite_version
+from .common import is_timing_test, same_suite, suite_version
 
 # A failing timing test states its ratio: "took 9.5x as long", or "took over 8x" when the
 # slow run was stopped (recorded as inf, shown as "stopped").
@@ -41,7 +41,7 @@ RATIO = re.compile(r"took (over )?([\d.]+)x")
 
 def variants(a: Assignment) -> dict[str, tuple[str, re.Pattern | None]]:
     """The reference and the assignment's slow variants (``timing_variants.VARIANTS``)."""
-    module = assignment_module(a, "timing_variants")
+    module = a.module("timing_variants")
     if module is None:
         raise SystemExit(f"{a.name} has no timing_variants.py in {a.folder}")
     return {"reference": ("", None), **module.VARIANTS}
