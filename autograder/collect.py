@@ -175,7 +175,8 @@ def detect_assignments(root: Path) -> list[Assignment]:
     In a ``submitted/`` tree, every known assignment that some student has a folder
     for; else the one ``root``'s own name tells (``<name>.ipynb``, a folder named
     after it); else the one the graded names of its first gradable files belong to
-    (read by the limited extraction, nothing of it runs). Empty when nothing tells.
+    (read by the limited extraction, nothing of it runs), if they all agree. Empty when
+    nothing tells, or when those files disagree (the CLI then asks for ``--assignment``).
     """
     root = Path(root)
     if root.is_dir():
@@ -190,14 +191,16 @@ def detect_assignments(root: Path) -> list[Assignment]:
         return [by_place]
     files = [root] if root.is_file() else sorted(
         p for p in root.iterdir() if entry_kind(p) == "file" and p.suffix in GRADABLE)
+    told = set()
     for path in files[:MAX_PROBED]:
         try:
             by_names = infer(path, extract_limited(path).defined())
         except SubmissionError:
             continue  # a broken file tells nothing; the next one may
         if by_names is not None:
-            return [by_names]
-    return []
+            told.add(by_names)
+    # Files that disagree tell nothing: one student must not choose everyone's assignment.
+    return list(told) if len(told) == 1 else []
 
 
 def _distinct(subs: list[Submission]) -> list[Submission]:

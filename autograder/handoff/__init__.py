@@ -76,17 +76,19 @@ def __getattr__(name: str) -> object:
 
 def graded_assignment(grades: Path) -> str | None:
     """The assignment a ``grades.csv`` was graded for, from the ``results.json`` beside it
-    (every one names it); None if none does."""
+    (every one names it); None if none does, or if they name different ones (an output
+    folder reused for another assignment: the caller asks for ``--assignment``)."""
     import json
 
-    for path in sorted(Path(grades).resolve().parent.glob("*/results.json")):
+    names = set()
+    for path in Path(grades).resolve().parent.glob("*/results.json"):
         try:
             name = json.loads(path.read_text(encoding="utf-8"))["extra_data"]["assignment"]
         except (OSError, ValueError, KeyError, TypeError):
             continue
         if isinstance(name, str):
-            return name
-    return None
+            names.add(name)
+    return names.pop() if len(names) == 1 else None
 
 
 def hand_off(course: Path, grades: Path, assignment: str | None = None) -> "Outcome":
@@ -98,7 +100,8 @@ def hand_off(course: Path, grades: Path, assignment: str | None = None) -> "Outc
     assignment = assignment or graded_assignment(grades)
     if assignment is None:
         raise HandoffError(f"{grades}: cannot tell which assignment these grades are for "
-                           "(no results.json beside it); pass --assignment")
+                           "(no results.json beside it, or they name different ones); "
+                           "pass --assignment")
 
     course = Path(course).resolve()
     if not course.is_dir():
