@@ -173,8 +173,8 @@ def detect_assignments(root: Path) -> list[Assignment]:
     """The assignments found under ``root`` when ``--assignment`` is not given.
 
     In a ``submitted/`` tree, every known assignment that some student has a folder
-    for; else the one ``root``'s own name tells (``<name>.ipynb``, a folder named
-    after it); else the one the graded names of its first gradable files belong to
+    for (a real folder: a file or link of that name tells nothing); else the one
+    ``root``'s own name tells (``<name>.ipynb``, a folder named after it); else the one the graded names of its first gradable files belong to
     (read by the limited extraction, nothing of it runs), if they all agree. Empty when
     nothing tells, or when those files disagree (the CLI then asks for ``--assignment``).
     """
@@ -183,7 +183,8 @@ def detect_assignments(root: Path) -> list[Assignment]:
         names = set(known())
         found = {child.name for student in sorted(root.iterdir())
                  if entry_kind(student) == "dir" and not student.name.startswith(".")
-                 for child in student.iterdir() if child.name in names}
+                 for child in student.iterdir()
+                 if child.name in names and entry_kind(child) == "dir"}
         if found:
             return [load(name) for name in sorted(found)]
     by_place = infer(root)

@@ -85,3 +85,18 @@ def test_handoff_still_reads_agreeing_results(tmp_path: Path) -> None:
     (tmp_path / "dave").mkdir()
     (tmp_path / "dave" / "results.json").write_text("{not json", encoding="utf-8")
     assert graded_assignment(grades) == "production_tokenizers"
+
+
+def test_a_file_or_link_named_after_an_assignment_adds_no_batch(tmp_path: Path) -> None:
+    """Mallory's folder holds an empty file and a link named after the other assignment:
+    the tree is still one tokenization batch (else every student gets an error row in a
+    second batch, and the reports move to ``DIR/<assignment>/``)."""
+    root = tmp_path / "submitted"
+    (root / "alice" / "tokenization").mkdir(parents=True)
+    (root / "alice" / "tokenization" / "tokenization.py").write_text(TOKENIZATION,
+                                                                       encoding="utf-8")
+    (root / "mallory").mkdir()
+    (root / "mallory" / "production_tokenizers").write_text("", encoding="utf-8")
+    (root / "bob").mkdir()
+    (root / "bob" / "production_tokenizers").symlink_to(root / "alice" / "tokenization")
+    assert [a.name for a in detect_assignments(root)] == ["tokenization"]
