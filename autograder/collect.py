@@ -174,7 +174,8 @@ def detect_assignments(root: Path) -> list[Assignment]:
 
     In a ``submitted/`` tree, every known assignment that some student has a folder
     for (a real folder: a file or link of that name tells nothing); else the one
-    ``root``'s own name tells (``<name>.ipynb``, a folder named after it); else the one the graded names of its first gradable files belong to
+    ``root``'s own name tells (``<name>.ipynb``, a folder named after it); else the one
+    the graded names of its first gradable files belong to
     (read by the limited extraction, nothing of it runs), if they all agree. Empty when
     nothing tells, or when those files disagree (the CLI then asks for ``--assignment``).
     """
