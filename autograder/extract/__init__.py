@@ -7,14 +7,15 @@ from the names it defines and the assignment's ``PART_OF`` (``StudentCode.for_pa
 the same work in a child process under memory and CPU limits and a wall-clock timeout,
 because parsing is not cheap on hostile input (a 2 MB list literal once took 5.5 GB to
 parse). A file that needs more becomes that student's ``SubmissionError``, never the
-grader's crash. The child (``python -m autograder.extract``) sends the result back as
-JSON; nothing of the submission runs anywhere.
+grader's crash. The child (``python -m autograder.extract``, or a fork of the grader's warm
+scoring process) sends the result back as JSON; nothing of the submission runs anywhere.
 """
 
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .read import Chunk, SubmissionError, read_submission
@@ -51,43 +52,71 @@ def from_json(text: str) -> StudentCode:
         raise ValueError(f"not an extracted submission ({exc})") from None
 
 
-def extract_limited(path: Path, timeout: float = EXTRACT_TIMEOUT) -> StudentCode:
-    """``extract(path)`` in a child process with ``EXTRACT_MEMORY`` of address space,
-    ``EXTRACT_CPU`` seconds of CPU and ``min(timeout, EXTRACT_TIMEOUT)`` of wall time.
+Runner = Callable[[Path, float], "tuple[int | None, bytes, bytes]"]
 
-    Raises ``SubmissionError`` saying which limit the file hit, or why it is unreadable.
-    """
-    command = [sys.executable, "-S", "-m", "autograder.extract", str(Path(path).resolve())]
+
+def _child_process(path: Path, wall: float) -> tuple[int | None, bytes, bytes]:
+    """``python -m autograder.extract PATH``: ``(exit code or None past wall, stdout, stderr)``."""
+    command = [sys.executable, "-S", "-m", "autograder.extract", str(path)]
     env = {**os.environ, "PYTHONPATH": str(_PACKAGE_ROOT)}
-    wall = max(0.1, min(timeout, EXTRACT_TIMEOUT))
     try:
         done = subprocess.run(command, capture_output=True, timeout=wall, env=env,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        raise SubmissionError(f"reading the file took over {wall:g} s") from None
-    if done.returncode == 0 and len(done.stdout) <= EXTRACT_OUTPUT:
+        return None, b"", b""
+    return done.returncode, done.stdout, done.stderr
+
+
+def extract_limited(path: Path, timeout: float = EXTRACT_TIMEOUT,
+                    run: Runner = _child_process) -> StudentCode:
+    """``extract(path)`` in a child process with ``EXTRACT_MEMORY`` of address space
+    (beyond what the child has when it starts), ``EXTRACT_CPU`` seconds of CPU and
+    ``min(timeout, EXTRACT_TIMEOUT)`` of wall time.
+
+    ``run(path, wall)`` starts the child, which runs ``_main``, and returns its exit
+    code (``None`` past ``wall``), stdout and stderr: by default a new
+    ``python -m autograder.extract``; the grader forks its warm scoring process instead
+    (``suite/zygote.py``), which saves the interpreter's start.
+
+    Raises ``SubmissionError`` saying which limit the file hit, or why it is unreadable.
+    """
+    wall = max(0.1, min(timeout, EXTRACT_TIMEOUT))
+    code, out, err = run(Path(path).resolve(), wall)
+    if code is None:
+        raise SubmissionError(f"reading the file took over {wall:g} s")
+    if code == 0 and len(out) <= EXTRACT_OUTPUT:
         try:
-            return from_json(done.stdout.decode("utf-8"))
+            return from_json(out.decode("utf-8"))
         except ValueError:
             pass
-    if done.returncode == _UNREADABLE:
-        raise SubmissionError(done.stdout.decode("utf-8", "replace")[:500])
-    if done.returncode in (_OUT_OF_MEMORY, -9, -6) or b"MemoryError" in done.stderr:
+    if code == _UNREADABLE:
+        raise SubmissionError(out.decode("utf-8", "replace")[:500])
+    if code in (_OUT_OF_MEMORY, -9, -6) or b"MemoryError" in err:
         raise SubmissionError(f"reading the file needed over {EXTRACT_MEMORY >> 20} MiB")
-    if done.returncode in (-24, 152):  # SIGXCPU
+    if code in (-24, 152):  # SIGXCPU
         raise SubmissionError(f"reading the file took over {EXTRACT_CPU} s of CPU")
-    raise SubmissionError(f"the file could not be read (exit status {done.returncode})")
+    raise SubmissionError(f"the file could not be read (exit status {code})")
 
 
 _UNREADABLE = 3  # the child's exit status with a SubmissionError message on stdout
 _OUT_OF_MEMORY = 4
 
 
+def _address_space() -> int:
+    """Bytes of address space this process holds now."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
 def _main(argv: list[str]) -> int:
     """The child: set the limits, extract, print JSON."""
     import resource
 
-    resource.setrlimit(resource.RLIMIT_AS, (EXTRACT_MEMORY, EXTRACT_MEMORY))
+    memory = _address_space() + EXTRACT_MEMORY
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_CPU, (EXTRACT_CPU, EXTRACT_CPU))
     try:
         text = to_json(extract(Path(argv[0])))

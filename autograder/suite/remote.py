@@ -30,7 +30,7 @@ def mro_names(student, name: str) -> list[str]:
     cls = handle(student, name)
     mro = student.get(cls, "__mro__")
     check(type(mro) is tuple and all(isinstance(c, Remote) for c in mro),
-          f"{name}.__mro__ should be a tuple of classes, got {show(mro)}")
+          lambda: f"{name}.__mro__ should be a tuple of classes, got {show(mro)}")
     return [str(student.get(c, "__name__")) for c in mro]  # type: ignore[union-attr]
 
 
@@ -42,8 +42,8 @@ def handle(student, name: str, attribute: str | None = None) -> Remote:
         found = student.get(None, name)
         if attribute is not None:
             found = student.get(found, attribute)
-        check(isinstance(found, Remote), f"{name} should be a function or a class, got "
-                                         f"{show(found)}")
+        check(isinstance(found, Remote), lambda: f"{name} should be a function or a class, got "
+                                                 f"{show(found)}")
         student.cache[key] = found
     return found
 

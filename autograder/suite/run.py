@@ -42,19 +42,18 @@ import contextlib
 import json
 import math
 import os
-import resource
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from autograder.assignment import Assignment
-from autograder.extract import SubmissionError, extract_limited, to_json
+from autograder.extract import EXTRACT_OUTPUT, SubmissionError, extract_limited, to_json
 from autograder.report.safe import safe_result
 from autograder.results import VISIBILITIES, SubmissionResult, TestResult, new_result
 from autograder.sandbox import limits
+from autograder.suite import zygote
 
 # The tree this runner belongs to: the scoring process imports the suite, the grader and
 # the reference from here, whatever another install of the package points to.
@@ -73,6 +72,8 @@ ENVIRONMENT_EXIT = 17
 EXTRACTED_ENV = "AUTOGRADER_EXTRACTED"
 # pytest's exit code when it collected no test at all.
 NO_TESTS = 5
+# ``_run``'s code when the scoring process could not be started or its zygote died.
+LOST = -1000
 # Options of the scoring process's pytest, apart from the paths.
 PYTEST_INI = """[pytest]
 addopts =
@@ -80,15 +81,15 @@ timeout = 60
 """
 
 
-def pytest_command(
+def pytest_args(
     assignment: Assignment, path: Path, results: Path, ini: Path, hidden_visibility: str,
     show_hidden_inputs: bool = False,
 ) -> list[str]:
-    """The command line of the scoring process."""
+    """The options of the scoring process's ``pytest.main``."""
     reveal = ["--show-hidden-inputs"] if show_hidden_inputs else []
     folder = str(assignment.folder)
     return [
-        sys.executable, "-m", "pytest", folder,
+        folder,
         "-c", str(ini), "--rootdir", folder, "--confcutdir", folder,
         "-p", "autograder.suite.plugin", "-p", "autograder.suite.fixtures",
         "-p", "pytest_timeout", f"--assignment={folder}",
@@ -100,12 +101,10 @@ def pytest_command(
     ]  # fmt: skip
 
 
-def _run(command: list[str], cwd: Path, timeout: float,
-         extracted: Path) -> tuple[int | None, str]:
-    """Run the scoring process; ``(exit code or None on timeout, the end of its stderr)``."""
+def scorer_env() -> dict[str, str]:
+    """The environment of the scoring processes (their zygote's)."""
     env = {
         **os.environ,
-        EXTRACTED_ENV: str(extracted),
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         "PYTHONHASHSEED": "0",
         "PYTHONPATH": str(REPO_ROOT),
@@ -116,33 +115,73 @@ def _run(command: list[str], cwd: Path, timeout: float,
     }
     for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "COVERAGE_PROCESS_START"):
         env.pop(name, None)
-    with open(cwd / "stderr.txt", "w+b") as err:
-        process = subprocess.Popen(
-            command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=err, start_new_session=True,
-        )  # fmt: skip
-        # Set from here (a ``preexec_fn`` is unsafe in the CLI's threads); the process is
-        # still importing pytest, long before it reads a worker's reply.
+    return env
+
+
+def _forked(assignment: Assignment, request: dict, timeout: float) -> int | None:
+    """Run ``request`` forked from the assignment's warm scoring process (``zygote.py``):
+    its exit code, ``None`` past ``timeout`` seconds (then it gets SIGTERM, and after
+    ``GRACE`` SIGKILL for its whole process group), or ``LOST``."""
+    try:
+        warm, started = zygote.run(assignment.folder, scorer_env(), request)
+    except (zygote.ZygoteLost, OSError) as exc:
+        _note(request, f"autograder: the scoring process did not start: {exc}")
+        return LOST
+    try:
+        code = started.wait(timeout)
+        if code is None:
+            started.signal(signal.SIGTERM)  # the plugin then kills its workers
+            started.wait(GRACE)
+        return code
+    except zygote.ZygoteLost as exc:
+        _note(request, f"autograder: {exc}")
+        return LOST
+    finally:
+        zygote.finish(warm, started)
+
+
+def _note(request: dict, line: str) -> None:
+    with contextlib.suppress(OSError), open(request["stderr"], "a", encoding="utf-8") as err:
+        err.write(line + "\n")
+
+
+def _tail(path: Path, size: int = 20_000) -> str:
+    """The end of a text file (``""`` if unreadable)."""
+    with contextlib.suppress(OSError), open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, handle.tell() - size))
+        return handle.read().decode("utf-8", "replace")
+    return ""
+
+
+def _run(assignment: Assignment, args: list[str], cwd: Path, timeout: float,
+         extracted: Path) -> tuple[int | None, str]:
+    """The scoring process, ``pytest.main(args)``: ``(exit code or None on timeout, the
+    end of its stderr)``."""
+    stderr = cwd / "stderr.txt"
+    code = _forked(assignment, {
+        "job": "pytest", "args": args, "cwd": str(cwd), "env": {EXTRACTED_ENV: str(extracted)},
+        "stderr": str(stderr), "memory": SCORER_MEMORY, "cpu": math.ceil(timeout) + 1,
+    }, timeout)
+    return code, _tail(stderr)
+
+
+def _extract_runner(assignment: Assignment, cwd: Path):
+    """``extract_limited``'s ``run``: the extraction forked like the scoring process."""
+
+    def run(path: Path, wall: float) -> tuple[int | None, bytes, bytes]:
+        out, err = cwd / "extract.out", cwd / "extract.err"
+        request = {"job": "extract", "path": str(path), "cwd": str(cwd), "env": {},
+                   "stdout": str(out), "stderr": str(err)}
+        code = _forked(assignment, request, wall)
+        if code == LOST:
+            raise zygote.ZygoteLost(_tail(err).strip()[-300:] or "the scoring zygote is gone")
         with contextlib.suppress(OSError):
-            resource.prlimit(process.pid, resource.RLIMIT_AS, (SCORER_MEMORY, SCORER_MEMORY))
-            cpu = math.ceil(timeout) + 1
-            resource.prlimit(process.pid, resource.RLIMIT_CPU, (cpu, cpu))
-        try:
-            code: int | None = process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            code = None
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=GRACE)
-        finally:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        err.seek(0, os.SEEK_END)
-        err.seek(max(0, err.tell() - 20_000))
-        tail = err.read().decode("utf-8", "replace")
-    return code, tail
+            if out.stat().st_size <= EXTRACT_OUTPUT:
+                return code, out.read_bytes(), _tail(err).encode()
+        return code, b"", _tail(err).encode()
+
+    return run
 
 
 def _valid_test(test: object, points: dict[int, int]) -> bool:
@@ -219,26 +258,31 @@ def grade_file(
         result["seconds"] = round(time.monotonic() - started, 3)
         return safe_result(result)  # nothing a submission wrote can break a report
 
-    try:
-        code = extract_limited(path, timeout)
-    except SubmissionError as exc:
-        return finish(status="error", error=f"unreadable submission: {exc}")
-    warnings = list(code.warnings)
-    if not code.defined() & set(assignment.part_of):
-        return finish(status="error", error="no code found: none of the graded names is defined",
-                      warnings=warnings)
-
+    limits.isolation()  # probed once, here: the scoring processes inherit the answer
     with tempfile.TemporaryDirectory(prefix="suite-") as tmp:
         tmp_dir = Path(tmp)
+        try:
+            code = extract_limited(path, timeout, run=_extract_runner(assignment, tmp_dir))
+        except SubmissionError as exc:
+            return finish(status="error", error=f"unreadable submission: {exc}")
+        except zygote.ZygoteLost as exc:
+            return finish(status="error", error=f"environment: {exc}")
+        warnings = list(code.warnings)
+        if not code.defined() & set(assignment.part_of):
+            return finish(status="error", warnings=warnings,
+                          error="no code found: none of the graded names is defined")
         results, ini = tmp_dir / "results.json", tmp_dir / "pytest.ini"
         ini.write_text(PYTEST_INI, encoding="utf-8")
         extracted = tmp_dir / "extracted.json"  # the scoring process reads it, not the file
         extracted.write_text(to_json(code), encoding="utf-8")
-        limits.isolation()  # probe once here; the scoring process inherits the answer
-        command = pytest_command(assignment, path, results, ini, hidden_visibility,
-                                 show_hidden_inputs)
+        args = pytest_args(assignment, path, results, ini, hidden_visibility,
+                           show_hidden_inputs)
         left = timeout - (time.monotonic() - started)
-        exit_code, stderr = _run(command, tmp_dir, left, extracted)
+        exit_code, stderr = _run(assignment, args, tmp_dir, left, extracted)
+        if exit_code == LOST:
+            detail = stderr.strip().splitlines()[-1][:500] if stderr.strip() else "lost"
+            print(f"autograder: grading {source}: {detail}", file=sys.stderr)
+            return finish(status="error", error=f"environment: {detail}", warnings=warnings)
         if exit_code is None:
             return finish(status="error", error=f"timeout: grading took over {timeout:g} s",
                           warnings=warnings)

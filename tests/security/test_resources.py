@@ -15,8 +15,8 @@ A worker writes straight to its pipe here, as student code can (the pipe's numbe
 ``sys.argv``), to send what the worker's own encoder would never produce.
 """
 
+import contextlib
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from autograder.sandbox import Worker, WorkerFailure, limits
+from autograder.suite import zygote
 from autograder.suite.run import SCORER_MEMORY, grade_file
 from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
@@ -158,16 +159,13 @@ def test_a_reply_with_too_many_values_is_a_protocol_failure(tmp_path):
     assert failure.value.kind == "protocol"
 
 
-def _scorer_pids(marker: str) -> list[int]:
+def _scorer_pids() -> list[int]:
+    """The scoring processes of this process's graders: the runs their zygotes forked."""
     pids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"--results-json" in cmdline and marker.encode() in cmdline:
-                pids.append(int(entry))
+    for warm in list(zygote._zygotes.values()):
+        pid = warm.process.pid
+        with contextlib.suppress(OSError):
+            pids += map(int, Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
     return pids
 
 
@@ -181,7 +179,7 @@ def test_the_scoring_process_has_its_own_memory_limit(tmp_path):
     grading.start()
     seen = None  # the last reading; the limit is set just after the process starts
     while grading.is_alive() and seen != str(SCORER_MEMORY):
-        for pid in _scorer_pids(path.name):
+        for pid in _scorer_pids():
             try:
                 lines = Path(f"/proc/{pid}/limits").read_text().splitlines()
             except OSError:

@@ -101,8 +101,8 @@ def check_ids(student, tok, texts, label: str) -> None:
     for text, got, expected in zip(texts, got_all, reference_ids(texts)):
         with failures.case():
             got = expect_ids(got, f"encode_ordinary({show(text)})")
-            check(got == expected, f"{label}: encode_ordinary({show(text)}) returned "
-                                   f"{versus(got, expected)} (GPT-2's IDs)")
+            check(got == expected, lambda: f"{label}: encode_ordinary({show(text)}) returned "
+                                           f"{versus(got, expected)} (GPT-2's IDs)")
     failures.report()
 
 
@@ -111,15 +111,15 @@ def test_bytes_to_unicode(student):
     """bytes_to_unicode is GPT-2's table, all 256 bytes"""
     got = student.call("bytes_to_unicode")
     expected = ref.bytes_to_unicode()
-    check(type(got) is dict, f"bytes_to_unicode() should return a dict, got {show(got)}")
+    check(type(got) is dict, lambda: f"bytes_to_unicode() should return a dict, got {show(got)}")
     check(sorted(got) == list(range(256)), "bytes_to_unicode() should have one key for each "
                                            "byte 0..255 (int keys)")
     wrong = [b for b in range(256) if got[b] != expected[b]]
     if wrong:
         first = wrong[0]
-        check(False, f"bytes_to_unicode()[{first}] is {versus(got[first], expected[first])}"
-                     f" ({len(wrong)} bytes differ; the 68 bytes that do not print map to "
-                     "chr(256), chr(257), ... in increasing order)")
+        check(False, lambda: f"bytes_to_unicode()[{first}] is {versus(got[first], expected[first])}"
+                             f" ({len(wrong)} bytes differ; the 68 bytes that do not print map to "
+                             "chr(256), chr(257), ... in increasing order)")
 
 
 def check_pieces(student, texts, label: str) -> None:
@@ -130,8 +130,8 @@ def check_pieces(student, texts, label: str) -> None:
         with failures.case():
             got = expect_str_list(got, f"gpt2_pretokenize({show(text)})")
             expected = ref.gpt2_pretokenize(text)
-            check(got == expected, f"{label}: gpt2_pretokenize({show(text)}) returned "
-                                   f"{versus(got, expected)}")
+            check(got == expected, lambda: f"{label}: gpt2_pretokenize({show(text)}) returned "
+                                           f"{versus(got, expected)}")
     failures.report()
 
 
@@ -155,11 +155,12 @@ def test_encode_worked_examples(student):
     for text, expected in WORKED:
         got = expect_ids(student.method(tok, "encode_ordinary", text),
                          f"encode_ordinary({show(text)})")
-        check(got == expected, f"encode_ordinary({show(text)}) returned {versus(got, expected)}")
+        check(got == expected,
+              lambda: f"encode_ordinary({show(text)}) returned {versus(got, expected)}")
     got = expect_ids(student.method(tok, "encode", ENDOFTEXT, allowed_special={ENDOFTEXT}),
                      'encode("<|endoftext|>", allowed_special={"<|endoftext|>"})')
-    check(got == [50256], 'encode("<|endoftext|>", allowed_special={"<|endoftext|>"}) '
-                          f"returned {show(got)}, expected [50256]")
+    check(got == [50256], lambda: 'encode("<|endoftext|>", allowed_special={"<|endoftext|>"}) '
+                                  f"returned {show(got)}, expected [50256]")
 
 
 @pytest.mark.points(3)
@@ -185,8 +186,8 @@ def test_round_trip(student):
     for text, got in zip(texts, back):
         with failures.case():
             got = expect_str(got, f"decode(encode_ordinary({show(text)}))")
-            check(got == text, f"decode(encode_ordinary({show(text)})) returned "
-                               f"{versus(got, text)}")
+            check(got == text, lambda: f"decode(encode_ordinary({show(text)})) returned "
+                                       f"{versus(got, text)}")
     failures.report()
 
 
@@ -235,7 +236,7 @@ def test_decode_random_ids(student):
     for ids, raw, text in zip(lists, got_bytes, got_text):
         want_raw, want_text = expected_tok.decode_bytes(ids), expected_tok.decode(ids)
         shown = versus(raw, want_raw) if raw is not None else "something else than bytes"
-        failures.check(raw == want_raw, f"decode_bytes({show(ids)}) returned {shown}")
+        failures.check(raw == want_raw, lambda: f"decode_bytes({show(ids)}) returned {shown}")
         failures.check(type(text) is str and text == want_text,
                        f"decode({show(ids)}) returned {versus(text, want_text)} (the bytes of "
                        "all tokens joined, then decoded with errors='replace')")
@@ -250,8 +251,9 @@ def test_decode_rejects_unknown_ids(student):
         for name in ("decode", "decode_bytes"):
             error = expect_raises("ValueError", f"{name}([15496, {bad}])", student.method, tok,
                                   name, [15496, bad])
-            check(str(bad) in error.message, f"the ValueError of {name}([15496, {bad}]) should "
-                  f"name the ID {bad}; its message was {show(error.message[:200], 220)}")
+            check(str(bad) in error.message,
+                  lambda: f"the ValueError of {name}([15496, {bad}]) should "
+f"name the ID {bad}; its message was {show(error.message[:200], 220)}")
 
 
 SPECIAL_CASES = [
@@ -289,27 +291,29 @@ def test_special_tokens(student):
         with failures.case():
             got = expect_ids(student.method(tok, "encode", text, allowed_special=allowed), call)
             expected = expected_tok.encode(text, allowed_special=allowed)
-            check(got == expected, f"with special tokens {SMALL_SPECIALS}, {call} returned "
-                                   f"{versus(got, expected)}")
+            check(got == expected, lambda: f"with special tokens {SMALL_SPECIALS}, {call} returned "
+                                           f"{versus(got, expected)}")
     for text, allowed in DISALLOWED:
         call = f"encode({show(text)}, allowed_special={show(allowed)})"
         named = [s for s in SMALL_SPECIALS if s in text and s not in allowed]
         with failures.case():
             error = expect_raises("ValueError", f"with special tokens {SMALL_SPECIALS}, {call}",
                                   student.method, tok, "encode", text, allowed_special=allowed)
-            check(any(s in error.message for s in named), f"the ValueError of {call} should "
-                  f"name the special token {' or '.join(map(repr, named))} that is not allowed; "
-                  f"its message was {show(error.message[:200], 220)}")
+            check(any(s in error.message for s in named),
+                  lambda: f"the ValueError of {call} should "
+f"name the special token {' or '.join(map(repr, named))} that is not allowed; "
+f"its message was {show(error.message[:200], 220)}")
     with failures.case():
         got = expect_ids(student.method(tok, "encode_ordinary", "<|fim|><|endoftext|>"),
                          'encode_ordinary("<|fim|><|endoftext|>")')
         expected = expected_tok.encode_ordinary("<|fim|><|endoftext|>")
-        check(got == expected, f'encode_ordinary("<|fim|><|endoftext|>") returned '
-                               f"{versus(got, expected)}: special-token text is ordinary text")
+        check(got == expected,
+              lambda: f'encode_ordinary("<|fim|><|endoftext|>") returned '
+                      f"{versus(got, expected)}: special-token text is ordinary text")
     with failures.case():
         text = expect_str(student.method(tok, "decode", [104, 301, 302, 300]),
                           "decode([104, 301, 302, 300])")
-        check(text == "h<|end<|fim|><|endoftext|>", "with special tokens "
+        check(text == "h<|end<|fim|><|endoftext|>", lambda: "with special tokens "
               f"{SMALL_SPECIALS}, decode([104, 301, 302, 300]) returned {show(text)}, expected "
               "'h<|end<|fim|><|endoftext|>' (a special token's ID decodes to its text)")
     failures.report()
@@ -329,14 +333,14 @@ def test_from_files(student):
             tok = student.method(cls, "from_files", paths["vocab.json"], paths[f"merges{i}.txt"])
             got = expect_ids(student.method(tok, "encode_ordinary", text),
                              f"from_files(...).encode_ordinary({show(text)})")
-            check(got == expected, f"with {label} ({show(merges)}) and vocab.json "
+            check(got == expected, lambda: f"with {label} ({show(merges)}) and vocab.json "
                   f"{show(SMALL_VOCAB)}, encode_ordinary({show(text)}) returned "
                   f"{versus(got, expected)}")
     with failures.case():
         tok = student.method(cls, "from_files", paths["vocab.json"], paths["merges1.txt"])
         got = expect_ids(student.method(tok, "encode", "ab<|endoftext|>", allowed_special="all"),
                          'from_files(...).encode("ab<|endoftext|>", allowed_special="all")')
-        check(got == [3, 13], 'after from_files, encode("ab<|endoftext|>", allowed_special='
+        check(got == [3, 13], lambda: 'after from_files, encode("ab<|endoftext|>", allowed_special='
               f'"all") returned {show(got)}, expected [3, 13]: <|endoftext|> from vocab.json '
               "becomes a special token")
     failures.report()
@@ -387,10 +391,10 @@ def test_encode_linear_time(student):
 
         def judge(got: object) -> None:
             check(type(got) is list and len(got) == count,
-                  f"{count} encode_ordinary calls gave {show(got)}")
+                  lambda: f"{count} encode_ordinary calls gave {show(got)}")
             for text, ids in zip(texts, got):
                 want = expected_tok.encode_ordinary(text)
-                check(ids == want, f"encode_ordinary of a text of {size} characters (in a "
+                check(ids == want, lambda: f"encode_ordinary of a text of {size} characters (in a "
                       f"timing test) returned {versus(ids, want)}; the text began "
                       f"{show(text[:30])}")
 
@@ -407,8 +411,8 @@ def test_encode_linear_time(student):
     print(f"timing: gpt2 encode ratio={ratio:.2f} batch={t_batch * 1e3:.2f}ms "
           f"single={t_single * 1e3:.2f}ms")
     check(ratio <= MAX_RATIO,
-          f"one encode_ordinary of a text {FACTOR}x longer took "
-          f"{ratio_text(ratio, 2 * MAX_RATIO)} as long as {FACTOR} calls on texts of "
-          f"{SMALL} characters ({ms_text(t_single)} against {ms_text(t_batch)}); in linear "
-          "time they take about as long. Look for work that grows with what came before: "
-          "ids = ids + ..., slicing the rest of the text, rescanning from the start.")
+          lambda: f"one encode_ordinary of a text {FACTOR}x longer took "
+                  f"{ratio_text(ratio, 2 * MAX_RATIO)} as long as {FACTOR} calls on texts of "
+                  f"{SMALL} characters ({ms_text(t_single)} against {ms_text(t_batch)}); in linear "
+                  "time they take about as long. Look for work that grows with what came before: "
+                  "ids = ids + ..., slicing the rest of the text, rescanning from the start.")

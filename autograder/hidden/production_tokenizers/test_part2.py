@@ -33,8 +33,8 @@ def test_normalize_conformance(student):
                    describe=lambda row: f"normalize({show(row[0])}, {row[1]!r})")
     failures = Failures()
     for (text, form, expected), got in zip(cases, got_all):
-        failures.check(got == expected, f"normalize({show(text)}, {form!r}) returned "
-                                        f"{versus(got, expected)} (NormalizationTest-14.0)")
+        failures.check(got == expected, lambda: f"normalize({show(text)}, {form!r}) returned "
+                                                f"{versus(got, expected)} (NormalizationTest-14.0)")
     failures.report()
 
 
@@ -45,8 +45,9 @@ def test_normalize_rejects_other_forms(student):
         call = f"normalize('x', {bad!r})"
         error = expect_raises("ValueError", call, student.call, "normalize", "x", bad)
         missing = [form for form in FORMS if form not in error.message]
-        check(not missing, f"the ValueError of {call} should list the valid forms NFC, NFD, "
-              f"NFKC and NFKD; its message was {show(error.message[:200], 220)}")
+        check(not missing,
+              lambda: f"the ValueError of {call} should list the valid forms NFC, NFD, "
+ f"NFKC and NFKD; its message was {show(error.message[:200], 220)}")
 
 
 CLEAN_CASES = [
@@ -82,8 +83,8 @@ def check_clean(student, texts, label: str) -> None:
     failures = Failures()
     for text, got in zip(texts, got_all):
         expected = ref.clean_text(text)
-        failures.check(got == expected, f"{label}: clean_text({show(text)}) returned "
-                                        f"{versus(got, expected)}")
+        failures.check(got == expected, lambda: f"{label}: clean_text({show(text)}) returned "
+                                                f"{versus(got, expected)}")
     failures.report()
 
 
@@ -107,9 +108,10 @@ def check_answers(student, names: list[str]) -> None:
         what = f"clean_text({text!r})" if cleaned else repr(text)
         with failures.case():
             got = student.get(None, name)
-            check(is_int(got), f"{name} should be an int, got {show(got)}")
-            check(got == expected, f"{name} is {got}, which is not the number of GPT-2 tokens "
-                                   f"of {ascii(what)}")
+            check(is_int(got), lambda: f"{name} should be an int, got {show(got)}")
+            check(got == expected,
+                  lambda: f"{name} is {got}, which is not the number of GPT-2 tokens "
+                          f"of {ascii(what)}")
     failures.report()
 
 

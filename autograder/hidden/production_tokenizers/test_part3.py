@@ -61,7 +61,7 @@ PART = 3
 def unpack(got: object, where: str) -> tuple[list[str], list[tuple[str, str]]]:
     what = f"train_bpe_fast on {where}"
     check(type(got) in (tuple, list) and len(got) == 2,  # type: ignore[arg-type]
-          f"{what} should return (vocab, merges), got {show(got)}")
+          lambda: f"{what} should return (vocab, merges), got {show(got)}")
     vocab = expect_str_list(got[0], f"{what}: vocab")  # type: ignore[index]
     return vocab, expect_pairs(got[1], f"{what}: merges")  # type: ignore[index]
 
@@ -71,13 +71,14 @@ def compare(got: tuple[list[str], list], expected: tuple[list[str], list], where
     if merges != want_merges:
         at = next((i for i, (a, b) in enumerate(zip(merges, want_merges)) if a != b), None)
         if at is None:
-            check(False, f"on {where}: training learned {len(merges)} merges, expected "
-                         f"{len(want_merges)} (the first {min(len(merges), len(want_merges))} "
-                         "agree)")
+            check(False,
+                  lambda: f"on {where}: training learned {len(merges)} merges, expected "
+                          f"{len(want_merges)} (the first {min(len(merges), len(want_merges))} "
+                          "agree)")
         before = " (the merges before it agree)" if at else ""
-        check(False, f"on {where}: merge {at + 1} is "
-                     f"{versus(merges[at], want_merges[at])}{before}")
-    check(vocab == want_vocab, f"on {where}: vocab is {versus(vocab, want_vocab)}")
+        check(False, lambda: f"on {where}: merge {at + 1} is "
+                             f"{versus(merges[at], want_merges[at])}{before}")
+    check(vocab == want_vocab, lambda: f"on {where}: vocab is {versus(vocab, want_vocab)}")
 
 
 def trained(student, corpora) -> list:
@@ -146,11 +147,11 @@ def test_merges_do_not_depend_on_hash_seed(student, spawn):
             at = next((i for i, (a, b) in enumerate(zip(first, then)) if a != b),
                       min(len(first), len(then)))
             failures.check(False, (
-                f"on {label}, your merges change with the hash seed: merge {at + 1} is "
-                f"{show(first[at] if at < len(first) else None)} with PYTHONHASHSEED="
-                f"{HASH_SEED} and {show(then[at] if at < len(then) else None)} with "
-                f"PYTHONHASHSEED={seed}. Something picks a pair in set or dict order; pick "
-                "it by (count, pair), never by iteration order"))
+                lambda: f"on {label}, your merges change with the hash seed: merge {at + 1} is "
+                        f"{show(first[at] if at < len(first) else None)} with PYTHONHASHSEED="
+                        f"{HASH_SEED} and {show(then[at] if at < len(then) else None)} with "
+                        f"PYTHONHASHSEED={seed}. Something picks a pair in set or dict order; pick "
+                        "it by (count, pair), never by iteration order"))
     failures.report()
 
 
@@ -223,9 +224,9 @@ def test_best_pair_without_scanning(student):
     """The next best pair is found without a scan of every pair (heap or count buckets)"""
     ratio, few, many_ = merge_cost(student)
     check(ratio <= MAX_SCAN_RATIO,
-          f"{cost_message(ratio, few, many_)}. Finding the best pair with max() or min() "
-          "over every pair at every merge takes 7 to 30 times as long; a heap with lazy "
-          "deletion (or count buckets) takes about 1.3 times as long.")
+          lambda: f"{cost_message(ratio, few, many_)}. Finding the best pair with max() or min() "
+                  "over every pair at every merge takes 7 to 30 times as long; a heap with lazy "
+                  "deletion (or count buckets) takes about 1.3 times as long.")
 
 
 @pytest.mark.points(1)

@@ -75,7 +75,7 @@ def check_pretokenized(texts: list[str], got_all: list) -> None:
         what = f"bert_pretokenize({show(text)})"
         got = expect_str_list(got, what)
         expected = ref.bert_pretokenize(text)
-        check(got == expected, f"{what} returned {versus(got, expected)}")
+        check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 def pretokenize_all(student, texts: list[str]) -> list:
@@ -122,7 +122,7 @@ def wordpiece(student, cases: list[tuple]) -> None:
         what = f"wordpiece_tokenize({show(word)}, {show(vocab, 120)}, {show(unk)}, {show(limit)})"
         got = expect_str_list(got, what)
         expected = ref.wordpiece_tokenize(word, vocab, unk, limit)
-        check(got == expected, f"{what} returned {versus(got, expected)}")
+        check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(1)
@@ -152,10 +152,11 @@ def test_wordpiece_unknown_word(student):
                        unk_token="<u>")
     what = (f"wordpiece_tokenize({show('aaaa')}, vocab, max_input_chars_per_word={show(3)}, "
             f"unk_token={show('<u>')})")
-    check(expect_str_list(got, what) == ["<u>"], f"{what} returned {versus(got, ['<u>'])}")
+    check(expect_str_list(got, what) == ["<u>"], lambda: f"{what} returned {versus(got, ['<u>'])}")
     got = student.call("wordpiece_tokenize", "a" * 101, two)
-    check(got == ["[UNK]"], f"wordpiece_tokenize({show('a' * 101)}, vocab) returned "
-                            f"{versus(got, ['[UNK]'])} (the default limit is 100 characters)")
+    check(got == ["[UNK]"],
+          lambda: f"wordpiece_tokenize({show('a' * 101)}, vocab) returned "
+                  f"{versus(got, ['[UNK]'])} (the default limit is 100 characters)")
 
 
 WORDPIECE_RANDOM = []
@@ -210,7 +211,7 @@ def test_tokenizer_encode(student):
             what = f"{setting}.encode({show(text)})"
             got = expect_ids(got, what)
             expected = expected_tok.encode(text)
-            check(got == expected, f"{what} returned {versus(got, expected)}")
+            check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 def random_ids(rng: random.Random) -> list[int]:
@@ -233,7 +234,7 @@ def test_tokenizer_decode(student):
         what = f"WordPieceTokenizer(vocab).decode({show(ids)})"
         got = expect_str(got, what)
         expected = expected_tok.decode(ids)
-        check(got == expected, f"{what} returned {versus(got, expected)}")
+        check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(1)
@@ -255,7 +256,7 @@ def trained(student, cases: list[tuple[list[str], int]]) -> None:
         what = f"train_wordpiece({show(corpus)}, {show(size)})"
         got = expect_str_list(got, what)
         expected = ref.train_wordpiece(corpus, size)
-        check(got == expected, f"{what} returned {versus(got, expected)}")
+        check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 # Score against frequency: ("x", "##y") occurs twice but x and y never apart (1/2); the

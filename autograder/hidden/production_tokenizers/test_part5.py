@@ -76,8 +76,8 @@ def segment(student, cases: list[tuple[str, dict[str, float]]]) -> None:
         got = expect_str_list(got, what)
         expected = ref.unigram_segment(text, pieces)
         check("".join(got) == view(text),
-              f"{what} returned {versus(got, expected)}: the pieces must spell '▁' + text "
-              "with every space as '▁'")
+              lambda: f"{what} returned {versus(got, expected)}: the pieces must spell '▁' + text "
+                      "with every space as '▁'")
         bad = [p for p in got if p not in pieces and len(p) != 1]
         check(not bad, f"{what} returned {versus(got, expected)}: {show(bad[:1])} is neither "
                        "a piece nor a single (unknown) character" if bad else "")
@@ -162,9 +162,9 @@ def test_unigram_score(student):
                    describe=lambda row: f"unigram_score({show(row[0])}, pieces)")
     for (cut, pieces), got in zip(SCORE_CASES, got_all):
         what = f"unigram_score({show(cut)}, {show(pieces, 120)})"
-        check(is_number(got), f"{what} should return a float, got {show(got)}")
+        check(is_number(got), lambda: f"{what} should return a float, got {show(got)}")
         expected = ref.unigram_score(cut, pieces)
-        check(close(got, expected), f"{what} returned {versus(got, expected)}")
+        check(close(got, expected), lambda: f"{what} returned {versus(got, expected)}")
 
 
 # --- unigram_encode --------------------------------------------------------------------
@@ -201,7 +201,7 @@ def encode(student, cases: list[tuple[str, dict, dict, int]], source: str) -> No
                 f"{show(unk_id)})")
         got = expect_ids(got, what)
         expected = ref.unigram_encode(text, pieces, ids, unk_id)
-        check(got == expected, f"{what} returned {versus(got, expected)} ({source})")
+        check(got == expected, lambda: f"{what} returned {versus(got, expected)} ({source})")
 
 
 @pytest.mark.points(2)
@@ -222,8 +222,9 @@ def test_encode_sentencepiece_ids(student):
     for (text, expected), got in zip(p46_spm.SAMPLES, got_all):
         what = f"unigram_encode({show(text)}, sentencepiece's pieces, ids, {p46_spm.UNK_ID})"
         got = expect_ids(got, what)
-        check(got == expected, f"{what} returned {versus(got, expected)} (sentencepiece's IDs; "
-                               "this text has no ties)")
+        check(got == expected,
+              lambda: f"{what} returned {versus(got, expected)} (sentencepiece's IDs; "
+                      "this text has no ties)")
 
 
 # --- unigram_prune ---------------------------------------------------------------------
@@ -235,11 +236,11 @@ def prune(student, cases: list[tuple[dict[str, int], dict[str, float], int]]) ->
                    describe=lambda row: f"unigram_prune({show(row[0])}, pieces, {show(row[2])})")
     for (words, pieces, keep), got in zip(cases, got_all):
         what = f"unigram_prune({show(words)}, {show(pieces, 140)}, keep={show(keep)})"
-        check(type(got) is dict, f"{what} should return a dict, got {show(got)}")
+        check(type(got) is dict, lambda: f"{what} should return a dict, got {show(got)}")
         expected = ref.unigram_prune(words, pieces, keep)
         if set(got) != set(expected):  # type: ignore[arg-type]
-            check(False, f"{what} kept {versus(sorted(got), sorted(expected))}")
-        check(got == expected, f"{what} changed the scores: {versus(got, expected)}")
+            check(False, lambda: f"{what} kept {versus(sorted(got), sorted(expected))}")
+        check(got == expected, lambda: f"{what} changed the scores: {versus(got, expected)}")
 
 
 PRUNE_EXAMPLES = [

@@ -129,8 +129,8 @@ def measure(student, name: str) -> None:
                    describe=lambda row: f"{name}({show(row[0])}, encode)")
     for (texts, _, tokenizer, expected), got in zip(rows, got_all):
         what = f"{name}({show(texts)}, encode of {tokenizer})"
-        check(is_number(got), f"{what} should return a float, got {show(got)}")
-        check(close(got, expected), f"{what} returned {versus(got, expected)}")
+        check(is_number(got), lambda: f"{what} should return a float, got {show(got)}")
+        check(close(got, expected), lambda: f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(2)
@@ -169,11 +169,11 @@ def premium(student, parallel: dict[str, list[str]], tokenizer: str, *reference:
     what = f"token_premium({args})"
     expected = ref.token_premium(parallel, TOKENIZERS[tokenizer], *reference)
     check(type(got) is dict and set(got) == set(expected),  # type: ignore[arg-type]
-          f"{what} should return a dict with one premium per locale, got {show(got)}")
+          lambda: f"{what} should return a dict with one premium per locale, got {show(got)}")
     for locale, value in expected.items():
         found = got[locale]  # type: ignore[index]
         check(is_number(found) and close(found, value),
-              f"{what}[{locale!r}] is {versus(found, value)}")
+              lambda: f"{what}[{locale!r}] is {versus(found, value)}")
 
 
 SMALL = {"xx": ["ab", "abcd"], "en": ["abcdef", "a"], "yy": ["a", "abcdefghijklmno"]}
@@ -225,7 +225,8 @@ def test_estimate_cost(student):
         got = student.call("estimate_cost", *case)
         what = f"estimate_cost({', '.join(map(show, case))})"
         expected = ref.estimate_cost(*case)
-        check(is_number(got) and close(got, expected), f"{what} returned {versus(got, expected)}")
+        check(is_number(got) and close(got, expected),
+              lambda: f"{what} returned {versus(got, expected)}")
 
 
 # --- train.bin ----------------------------------------------------------------------------
@@ -252,15 +253,15 @@ def test_pack_tokens(student):
         width = 4 if dtype == "uint32" else 2
         expected = b"".join(i.to_bytes(width, "little") for i in ids)
         check(is_int(got) and got == len(expected),
-              f"{what} returned {versus(got, len(expected))} (the number of bytes written)")
+              lambda: f"{what} returned {versus(got, len(expected))} (the number of bytes written)")
         written = read_back(student, path, what)
-        check(len(written) == len(expected), f"after {what}, the file holds "
-                                             f"{versus(len(written), len(expected))} bytes")
+        check(len(written) == len(expected), lambda: f"after {what}, the file holds "
+                                                     f"{versus(len(written), len(expected))} bytes")
         if written != expected:
             first = next(i for i, (a, b) in enumerate(zip(written, expected)) if a != b)
-            check(False, f"after {what}, the file's bytes differ from the little-endian "
-                         f"{dtype or 'uint16'} IDs from byte {show(first)} on: "
-                         f"{versus(written[first:first + 8], expected[first:first + 8])}")
+            check(False, lambda: f"after {what}, the file's bytes differ from the little-endian "
+                                 f"{dtype or 'uint16'} IDs from byte {show(first)} on: "
+                                 f"{versus(written[first:first + 8], expected[first:first + 8])}")
 
 
 @pytest.mark.points(1)
@@ -295,18 +296,19 @@ def test_answer_shakespeare_tokens(student):
     """SHAKESPEARE_GPT2_TOKENS and SHAKESPEARE_TRAIN_BIN_BYTES, exactly"""
     for name in ("SHAKESPEARE_GPT2_TOKENS", "SHAKESPEARE_TRAIN_BIN_BYTES"):
         got, expected = answer(student, name), getattr(ref, name)
-        check(is_int(got), f"{name} should be an int, got {show(got)}")
-        check(got == expected, f"{name} is {show(got)}, which is not the right count")
+        check(is_int(got), lambda: f"{name} should be an int, got {show(got)}")
+        check(got == expected, lambda: f"{name} is {show(got)}, which is not the right count")
 
 
 @pytest.mark.points(1)
 def test_answer_premium(student):
     """HIGHEST_PREMIUM_LOCALE exactly, GPT2_PREMIUM_MY within 0.01"""
     got = answer(student, "HIGHEST_PREMIUM_LOCALE")
-    check(type(got) is str, f"HIGHEST_PREMIUM_LOCALE should be a str, got {show(got)}")
-    check(got == ref.HIGHEST_PREMIUM_LOCALE, f"HIGHEST_PREMIUM_LOCALE is {show(got)}, which is "
-                                             "not the locale with the largest GPT-2 premium")
+    check(type(got) is str, lambda: f"HIGHEST_PREMIUM_LOCALE should be a str, got {show(got)}")
+    check(got == ref.HIGHEST_PREMIUM_LOCALE,
+          lambda: f"HIGHEST_PREMIUM_LOCALE is {show(got)}, which is "
+                  "not the locale with the largest GPT-2 premium")
     got = answer(student, "GPT2_PREMIUM_MY")
-    check(is_number(got), f"GPT2_PREMIUM_MY should be a float, got {show(got)}")
+    check(is_number(got), lambda: f"GPT2_PREMIUM_MY should be a float, got {show(got)}")
     check(abs(got - ref.GPT2_PREMIUM_MY) < 0.01 + 1e-9,  # type: ignore[operator]
           f"GPT2_PREMIUM_MY is {show(got)}, which is not Burmese's GPT-2 premium (2 decimals)")

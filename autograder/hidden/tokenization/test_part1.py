@@ -47,8 +47,8 @@ def check_duty(exc: StudentError, method: str) -> None:
     problems = duty_problems(exc.message, method)
     check(
         not problems,
-        f"the NotImplementedError of Tokenizer.{method} should {' and '.join(problems)}; "
-        f"the message was {show(clip(exc.message), 220)}",
+        lambda: f"the NotImplementedError of Tokenizer.{method} should {' and '.join(problems)}; "
+                f"the message was {show(clip(exc.message), 220)}",
     )
 
 

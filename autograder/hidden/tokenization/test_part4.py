@@ -70,16 +70,16 @@ def build(student, tok, corpus: list[str]) -> None:
 
 def check_char_state(student, tok, expected: ref.CharTokenizer, what: str) -> None:
     vocab = expect_str_list(student.get(tok, "vocab"), f"{what}, vocab")
-    check(vocab == expected.vocab, f"{what}, vocab is "
-                                   f"{versus(vocab, expected.vocab)}")
+    check(vocab == expected.vocab, lambda: f"{what}, vocab is "
+                                           f"{versus(vocab, expected.vocab)}")
     size = student.get(tok, "vocab_size")
-    check(size == len(vocab), f"{what}, vocab_size is {show(size)}, expected {len(vocab)}")
+    check(size == len(vocab), lambda: f"{what}, vocab_size is {show(size)}, expected {len(vocab)}")
     char_to_id = student.get(tok, "char_to_id")
     check(same_char_map(char_to_id, expected.char_to_id),
-          f"{what}, char_to_id is {versus(char_to_id, expected.char_to_id)}")
+          lambda: f"{what}, char_to_id is {versus(char_to_id, expected.char_to_id)}")
     id_to_char = as_id_map(student.get(tok, "id_to_char"), f"{what}, id_to_char")
-    check(id_to_char == expected.id_to_char, f"{what}, id_to_char is {show(id_to_char)}, "
-                                             f"expected {show(expected.id_to_char)}")
+    check(id_to_char == expected.id_to_char, lambda: f"{what}, id_to_char is {show(id_to_char)}, "
+                                                     f"expected {show(expected.id_to_char)}")
 
 
 @pytest.mark.points(2)
@@ -89,11 +89,11 @@ def test_build_vocab_worked_example(student):
     tok = char_tokenizer(student)
     build(student, tok, ["hello", "world"])
     size = student.get(tok, "vocab_size")
-    check(size == 8, f'after build_vocab(["hello", "world"]), vocab_size is {show(size)}, '
-                     "expected 8")
+    check(size == 8, lambda: f'after build_vocab(["hello", "world"]), vocab_size is {show(size)}, '
+                             "expected 8")
     got = expect_ids(student.method(tok, "encode", "hello"), 'encode("hello")')
-    check(got == [3, 2, 4, 4, 5], f'after build_vocab(["hello", "world"]), encode("hello") '
-                                  f"is {show(got)}, expected [3, 2, 4, 4, 5]")
+    check(got == [3, 2, 4, 4, 5], lambda: f'after build_vocab(["hello", "world"]), encode("hello") '
+                                          f"is {show(got)}, expected [3, 2, 4, 4, 5]")
 
 
 @pytest.mark.points(2)
@@ -109,16 +109,18 @@ def test_build_vocab_sorted(student):
         expected.build_vocab(corpus)
         what = f"after build_vocab({show(corpus)})"
         vocab = expect_str_list(found["vocab"][i], f"{what}, vocab")
-        check(vocab == expected.vocab, f"{what}, vocab is "
-                                       f"{versus(vocab, expected.vocab)}")
+        check(vocab == expected.vocab, lambda: f"{what}, vocab is "
+                                               f"{versus(vocab, expected.vocab)}")
         size = found["vocab_size"][i]
-        check(size == len(vocab), f"{what}, vocab_size is {show(size)}, expected {len(vocab)}")
+        check(size == len(vocab),
+              lambda: f"{what}, vocab_size is {show(size)}, expected {len(vocab)}")
         char_to_id = found["char_to_id"][i]
         check(same_char_map(char_to_id, expected.char_to_id),
-              f"{what}, char_to_id is {versus(char_to_id, expected.char_to_id)}")
+              lambda: f"{what}, char_to_id is {versus(char_to_id, expected.char_to_id)}")
         id_to_char = as_id_map(found["id_to_char"][i], f"{what}, id_to_char")
-        check(id_to_char == expected.id_to_char, f"{what}, id_to_char is {show(id_to_char)}, "
-                                                 f"expected {show(expected.id_to_char)}")
+        check(id_to_char == expected.id_to_char,
+              lambda: f"{what}, id_to_char is {show(id_to_char)}, "
+                      f"expected {show(expected.id_to_char)}")
 
 
 @pytest.mark.points(2)
@@ -131,7 +133,7 @@ def test_build_vocab_replaces_old_vocabulary(student):
     what = 'after CharTokenizer(["x", "y", "z", "a"]).build_vocab(["ba", "ab"])'
     check_char_state(student, tok, expected, what)
     got = expect_ids(student.method(tok, "encode", "xab"), 'encode("xab")')
-    check(got == [0, 1, 2], f'{what}, encode("xab") is {show(got)}, expected [0, 1, 2]')
+    check(got == [0, 1, 2], lambda: f'{what}, encode("xab") is {show(got)}, expected [0, 1, 2]')
     expect_raises("ValueError", f"{what}, decode([3])", student.method, tok, "decode", [3])
     build(student, tok, ["<UNK>", "c"])
     expected.build_vocab(["<UNK>", "c"])
@@ -148,10 +150,10 @@ def test_word_frequencies(student):
         expected = dict(ref.word_frequencies(corpus))
         what = f"word_frequencies({show(corpus)})"
         check(type(got) is dict and all(type(k) is str and is_int(v) for k, v in got.items()),
-              f"{what} should return a Counter of str -> int, got {type(got).__name__} "
-              f"{show(got)}")
+              lambda: f"{what} should return a Counter of str -> int, got {type(got).__name__} "
+                      f"{show(got)}")
         got = {k: v for k, v in got.items() if v != 0}
-        check(got == expected, f"{what} returned {versus(got, expected)}")
+        check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 def word_table(seed: int) -> tuple[dict, dict]:
@@ -176,11 +178,11 @@ def check_pair_counts(got: object, word_tokens: dict, word_freq: dict) -> None:
     what = f"count_pairs({show(word_tokens, 60)}, {show(word_freq, 40)})"
     check(type(got) is dict and all(
         type(k) is tuple and len(k) == 2 and is_int(v) for k, v in got.items()  # type: ignore
-    ), f"{what} should return a Counter of (str, str) -> int, got {type(got).__name__} "
-       f"{show(got)}")
+    ), lambda: f"{what} should return a Counter of (str, str) -> int, got {type(got).__name__} "
+               f"{show(got)}")
     got = {k: v for k, v in got.items() if v != 0}  # type: ignore[union-attr]
     expected = dict(ref.count_pairs(word_tokens, word_freq))
-    check(got == expected, f"{what} returned {versus(got, expected)}")
+    check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 def describe_tables(row) -> str:
@@ -241,8 +243,9 @@ def test_merge_pair(student):
     for (tokens, pair), got in zip(MERGE_CASES, got_all):
         expected = ref.merge_pair(tokens, pair)
         got = expect_str_list(got, f"merge_pair({show(tokens)}, {show(pair)})")
-        check(got == expected, f"merge_pair({show(tokens)}, {show(pair)}) returned {show(got)}, "
-                               f"expected {show(expected)}")
+        check(got == expected,
+              lambda: f"merge_pair({show(tokens)}, {show(pair)}) returned {show(got)}, "
+                      f"expected {show(expected)}")
 
 
 @pytest.mark.points(1)
@@ -261,8 +264,9 @@ def test_merge_pair_no_overlap(student):
     for tokens, pair, expected in cases:
         got = expect_str_list(student.call("merge_pair", tokens, pair),
                               f"merge_pair({show(tokens)}, {show(pair)})")
-        check(got == expected, f"merge_pair({show(tokens)}, {show(pair)}) returned {show(got)}, "
-                               f"expected {show(expected)}")
+        check(got == expected,
+              lambda: f"merge_pair({show(tokens)}, {show(pair)}) returned {show(got)}, "
+                      f"expected {show(expected)}")
 
 
 @pytest.mark.points(2)
@@ -274,6 +278,6 @@ def test_merge_pair_returns_new_list(student):
         result, after = call_keeping_argument(student, "merge_pair", list(tokens), pair)
         expected = ref.merge_pair(tokens, pair)
         call = f"merge_pair({show(tokens)}, {show(pair)})"
-        check(result == expected, f"{call} returned {versus(result, expected)}")
-        check(after == tokens, f"{call} changed its input list to "
-                               f"{show(after)}; it should build and return a new list")
+        check(result == expected, lambda: f"{call} returned {versus(result, expected)}")
+        check(after == tokens, lambda: f"{call} changed its input list to "
+                                       f"{show(after)}; it should build and return a new list")

@@ -84,13 +84,14 @@ def test_create_char_tokenizer(student):
                         'create_tokenizer("char", corpus=corpus)', "CharTokenizer")
     vocab = student.get(tok, "vocab")
     expected = reference_tokenizer("char").vocab
-    check(vocab == expected, f'create_tokenizer("char", corpus=corpus).vocab is {show(vocab)}, '
-                             f"expected {show(expected)}")
+    check(vocab == expected,
+          lambda: f'create_tokenizer("char", corpus=corpus).vocab is {show(vocab)}, '
+                  f"expected {show(expected)}")
     tok = expect_remote(student.call("create_tokenizer", "char"), 'create_tokenizer("char")',
                         "CharTokenizer")
     vocab = student.get(tok, "vocab")
-    check(vocab == [UNK], f'create_tokenizer("char").vocab is {show(vocab)}, '
-                          "expected ['<UNK>'] (no corpus, no characters)")
+    check(vocab == [UNK], lambda: f'create_tokenizer("char").vocab is {show(vocab)}, '
+                                  "expected ['<UNK>'] (no corpus, no characters)")
 
 
 @pytest.mark.points(2)
@@ -106,19 +107,19 @@ def test_create_bpe_tokenizer(student):
         tok = expect_remote(student.call("create_tokenizer", *args, **kwargs), what,
                             "BPETokenizer")
         target = student.get(tok, "target_vocab_size")
-        check(target == BPE_SIZE, f"{what}.target_vocab_size is {show(target)}, expected "
-                                  f"{BPE_SIZE}")
+        check(target == BPE_SIZE, lambda: f"{what}.target_vocab_size is {show(target)}, expected "
+                                          f"{BPE_SIZE}")
         merges = student.get(tok, "merges")
         merges = [tuple(m) for m in merges] if type(merges) is list else merges
-        check(merges == expected.merges, f"{what}.merges is "
-                                         f"{versus(merges, expected.merges)}")
+        check(merges == expected.merges, lambda: f"{what}.merges is "
+                                                 f"{versus(merges, expected.merges)}")
         check(student.get(tok, "vocab") == expected.vocab, f"{what}.vocab is not the "
               "vocabulary the BPETokenizer learns from the corpus")
     tok = expect_remote(student.call("create_tokenizer", "bpe", corpus=CORPUS),
                         'create_tokenizer("bpe", corpus=corpus)', "BPETokenizer")
     target = student.get(tok, "target_vocab_size")
-    check(target == 1000, f'create_tokenizer("bpe", corpus=corpus).target_vocab_size is '
-                          f"{show(target)}, expected the default 1000")
+    check(target == 1000, lambda: f'create_tokenizer("bpe", corpus=corpus).target_vocab_size is '
+                                  f"{show(target)}, expected the default 1000")
 
 
 @pytest.mark.points(1)
@@ -144,7 +145,7 @@ def test_tokenize_dataset(student):
             expected = ref.tokenize_dataset(batch, reference_tokenizer(kind))
             what = f"tokenize_dataset({show(batch)}, {kind} tokenizer)"
             got = expect_rows(got, what)
-            check(got == expected, f"{what} returned {versus(got, expected)}")
+            check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(2)
@@ -157,7 +158,7 @@ def test_tokenize_dataset_truncates(student):
             expected = ref.tokenize_dataset(batch, reference_tokenizer(kind), max_length)
             what = f"tokenize_dataset({show(batch)}, {kind} tokenizer, max_length={max_length})"
             got = expect_rows(student.call("tokenize_dataset", batch, tok, max_length), what)
-            check(got == expected, f"{what} returned {versus(got, expected)}")
+            check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(1)
@@ -170,12 +171,13 @@ def test_tokenize_dataset_negative_max_length(student):
 
 
 def check_stats(got: object, what: str) -> dict:
-    check(type(got) is dict, f"{what} should return a dict, got {type(got).__name__}")
+    check(type(got) is dict, lambda: f"{what} should return a dict, got {type(got).__name__}")
     missing = [k for k in KEYS if k not in got]  # type: ignore[operator]
     check(not missing, f"{what} has no key {missing[0]!r}" if missing else "")
     for key in KEYS:
-        check(is_number(got[key]), f"{what}[{key!r}] should be a number, got "  # type: ignore
-                                   f"{show(got[key])}")  # type: ignore[index]
+        check(is_number(got[key]),
+              lambda: f"{what}[{key!r}] should be a number, got "  # type: ignore
+                      f"{show(got[key])}")  # type: ignore[index]
     return got  # type: ignore[return-value]
 
 
@@ -187,8 +189,8 @@ def analyze(student, batch, kind) -> dict:
 
 def compare_stats(got: dict, expected: dict, what: str) -> None:
     for key in KEYS:
-        check(close(got[key], expected[key]), f"{what}[{key!r}] is "
-                                              f"{versus(got[key], expected[key])}")
+        check(close(got[key], expected[key]), lambda: f"{what}[{key!r}] is "
+                                                      f"{versus(got[key], expected[key])}")
 
 
 @pytest.mark.points(3)
@@ -225,8 +227,8 @@ def test_analyze_counts_whitespace_and_unknowns(student):
         got = analyze(student, batch, kind)
         what = f"analyze_tokenization({show(batch)}, {kind} tokenizer)"
         for key in ("compression_ratio", "unknown_rate"):
-            check(close(got[key], expected[key]), f"{what}[{key!r}] is "
-                                                  f"{versus(got[key], expected[key])}")
+            check(close(got[key], expected[key]), lambda: f"{what}[{key!r}] is "
+                                                          f"{versus(got[key], expected[key])}")
 
 
 @pytest.mark.points(1)
@@ -238,6 +240,7 @@ def test_inputs_not_modified(student):
         for kind in ("char", "bpe"):
             tok = worker_tokenizer(student, kind)
             _, after = call_keeping_argument(student, name, list(batch), tok, *rest)
-            check(after == batch, f"{name}({show(batch)}, {kind} tokenizer"
-                                  f"{''.join(', ' + repr(r) for r in rest)}) changed its list "
-                                  f"of texts to {show(after)}")
+            check(after == batch,
+                  lambda: f"{name}({show(batch)}, {kind} tokenizer"
+                          f"{''.join(', ' + repr(r) for r in rest)}) changed its list "
+                          f"of texts to {show(after)}")

@@ -40,13 +40,14 @@ def call(name: str, args: tuple) -> str:
 def memory(student, *args) -> int:
     got = student.call("embedding_memory_bytes", *args)
     what = call("embedding_memory_bytes", args)
-    check(is_int(got), f"{what} should return an int, got {show(got)}")
+    check(is_int(got), lambda: f"{what} should return an int, got {show(got)}")
     return got  # type: ignore[return-value]
 
 
 def scores(student, *args) -> int:
     got = student.call("attention_scores", *args)
-    check(is_int(got), f"{call('attention_scores', args)} should return an int, got {show(got)}")
+    check(is_int(got),
+          lambda: f"{call('attention_scores', args)} should return an int, got {show(got)}")
     return got  # type: ignore[return-value]
 
 
@@ -64,8 +65,8 @@ def test_embedding_memory_facts(student):
     ]
     for args, expected in facts:
         got = memory(student, *args)
-        check(got == expected, f"{call('embedding_memory_bytes', args)} returned "
-                               f"{versus(got, expected)}")
+        check(got == expected, lambda: f"{call('embedding_memory_bytes', args)} returned "
+                                       f"{versus(got, expected)}")
 
 
 RNG = random.Random(62)
@@ -81,8 +82,9 @@ def test_embedding_memory_random(student):
     got_all = many(student, "embedding_memory_bytes", *map(list, zip(*MEMORY_CASES)))
     for args, got in zip(MEMORY_CASES, got_all):
         expected = ref.embedding_memory_bytes(*args)
-        check(is_int(got) and got == expected, f"{call('embedding_memory_bytes', args)} returned "
-                                               f"{versus(got, expected)}")
+        check(is_int(got) and got == expected,
+              lambda: f"{call('embedding_memory_bytes', args)} returned "
+                      f"{versus(got, expected)}")
 
 
 @pytest.mark.points(2)
@@ -93,7 +95,7 @@ def test_attention_scores_facts(student):
     for args, expected in facts:
         got = scores(student, *args)
         check(got == expected,
-              f"{call('attention_scores', args)} returned {versus(got, expected)}")
+              lambda: f"{call('attention_scores', args)} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(1)
@@ -102,8 +104,8 @@ def test_attention_scores_random(student):
     got_all = many(student, "attention_scores", *map(list, zip(*SCORE_CASES)))
     for args, got in zip(SCORE_CASES, got_all):
         expected = ref.attention_scores(*args)
-        check(is_int(got) and got == expected, f"{call('attention_scores', args)} returned "
-                                               f"{versus(got, expected)}")
+        check(is_int(got) and got == expected, lambda: f"{call('attention_scores', args)} returned "
+                                                       f"{versus(got, expected)}")
 
 
 @pytest.mark.points(2)
@@ -114,7 +116,7 @@ def test_attention_speedup(student):
     for args, got in zip(cases, got_all):
         expected = ref.attention_speedup(*args)
         check(is_number(got) and close(got, expected),
-              f"{call('attention_speedup', args)} returned {versus(got, expected)}")
+              lambda: f"{call('attention_speedup', args)} returned {versus(got, expected)}")
 
 
 ROW_KEYS = ("vocab_size", "actual_vocab_size", "avg_sequence_length", "embedding_bytes",
@@ -129,22 +131,22 @@ def test_vocab_tradeoff(student):
         what = f"vocab_tradeoff(corpus, {show(sizes)}, {show(dim)})"
         got = student.call("vocab_tradeoff", CORPUS, sizes, dim)
         check(type(got) is list and all(type(row) is dict for row in got),
-              f"{what} should return a list of dicts, got {show(got)}")
-        check(len(got) == len(expected), f"{what} returned {len(got)} rows, expected "
-                                         f"{len(expected)}")
+              lambda: f"{what} should return a list of dicts, got {show(got)}")
+        check(len(got) == len(expected), lambda: f"{what} returned {len(got)} rows, expected "
+                                                 f"{len(expected)}")
         for row, want in zip(got, expected):
             for key in ROW_KEYS:
                 check(key in row, f"a row of {what} has no key {key!r}")
-                check(is_number(row[key]), f"{what}: {key!r} should be a number, got "
-                                           f"{show(row[key])}")
+                check(is_number(row[key]), lambda: f"{what}: {key!r} should be a number, got "
+                                                   f"{show(row[key])}")
                 check(close(row[key], want[key]),
-                      f"{what}: for vocab_size {show(want['vocab_size'])}, {key!r} is "
-                      f"{versus(row[key], want[key])}")
+                      lambda: f"{what}: for vocab_size {show(want['vocab_size'])}, {key!r} is "
+                              f"{versus(row[key], want[key])}")
 
 
 def constant(student, name: str) -> float:
     value = student.get(None, name)
-    check(is_number(value), f"{name} should be a number, got {show(value)}")
+    check(is_number(value), lambda: f"{name} should be a number, got {show(value)}")
     return value  # type: ignore[return-value]
 
 
