@@ -129,3 +129,13 @@ def test_a_submission_that_kills_new_workers_cannot_pass_for_a_broken_machine(tm
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["status"] == "graded", result
     assert result["score"] < 100
+
+
+def test_a_short_timeout_still_grades(tmp_path):
+    # The scoring process's CPU limit follows the timeout; its workers inherit it, and a
+    # worker lowers its own limits to what it inherits instead of failing to raise them.
+    # (It did fail: with --timeout 30 every submission was an environment error.)
+    path = tmp_path / "plain.py"
+    path.write_text("class Tokenizer:\n    pass\n", encoding="utf-8")
+    result = grade_file(path, "short", assignment=TOKENIZATION, timeout=30)
+    assert result["status"] == "graded", result

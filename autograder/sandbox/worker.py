@@ -920,6 +920,9 @@ def apply_limits(limits: dict, own_user: bool) -> None:
     if own_user:
         pairs.append((resource.RLIMIT_NPROC, limits["processes"]))
     for which, value in pairs:
+        hard = resource.getrlimit(which)[1]  # what the scoring process allows (its timeout)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
         resource.setrlimit(which, (value, value))
 
 

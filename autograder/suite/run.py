@@ -18,15 +18,19 @@ CONTRACT (owned by the suite; the CLI and the repository's tests call only this)
 
 How (the details a TA may need):
 
-- The submission is extracted here first (``autograder.extract``, parsing only), to
-  fail fast on an unreadable file or one that defines none of the graded names,
-  and to collect the extraction warnings (cells that do not parse).
-- The scoring process is ``python -m pytest FOLDER -p autograder.suite.plugin -p
-  autograder.suite.fixtures --assignment=FOLDER --submission=PATH --results-json=TMP
-  --assert=plain ...``, in a temporary
-  directory, in a session of its own, with plugin autoloading off and the
-  repository's pytest configuration ignored. ``--assert=plain`` matters: pytest's
-  assertion rewriting would put test source into the messages students read.
+- The submission is extracted first (``autograder.extract``, parsing only, in a
+  limited child process), to fail fast on an unreadable file or one that defines none
+  of the graded names, and to collect the extraction warnings (cells that do not parse).
+- The scoring process runs ``pytest.main([FOLDER, -p autograder.suite.plugin, -p
+  autograder.suite.fixtures, --assignment=FOLDER, --submission=PATH, --results-json=TMP,
+  --assert=plain, ...])`` in a temporary directory, in a session of its own, with plugin
+  autoloading off and the repository's pytest configuration ignored. ``--assert=plain``
+  matters: pytest's assertion rewriting would put test source into the messages
+  students read.
+- Both child processes are forks of the assignment's *zygote* (``zygote.py``): a process
+  that imported pytest, hypothesis, the engine and the hidden tests once, so that a
+  grading does not pay half a second of imports. A zygote that dies is replaced; the
+  grading it was serving is a grading error (``error="environment: ..."``).
 - Over ``timeout`` seconds, the run gets SIGTERM (the plugin then kills its workers),
   then SIGKILL for its whole process group; the result is ``error="timeout"``.
 - The plugin's JSON is validated (types, ids, parts, and every part's tests must

@@ -48,6 +48,7 @@ from pathlib import Path
 
 MAX_REQUEST = 1 << 16  # bytes of one request
 PRELOAD_THREADS = 120.0  # seconds a hidden test module's loading thread may take
+START_TIMEOUT = 180.0  # seconds a new zygote may take to load and fork the first run
 KEEP = 3  # idle zygotes kept (one per assignment and environment the grader has used)
 
 
@@ -173,14 +174,18 @@ def serve(sock: socket.socket) -> None:
             message, fds, _, _ = socket.recv_fds(sock, MAX_REQUEST, 1)
             if not message:
                 return  # the grader is gone
-            if len(fds) != 1:
+            try:
+                request = json.loads(message)
+            except ValueError:
+                request = None
+            if len(fds) != 1 or type(request) is not dict:
                 for fd in fds:
-                    os.close(fd)
+                    os.close(fd)  # the grader reads end of file: the run is lost
                 continue
             pid = os.fork()
             if pid == 0:
                 sock.close()
-                _child(json.loads(message))
+                _child(request)
             runs[pid] = fds[0]
             _write(fds[0], str(pid))
     finally:
@@ -207,10 +212,9 @@ class Run:
 
     def __init__(self, status: int) -> None:
         self._status = status  # the read end of the run's pipe
-        self._lines: list[str] = []
         self._buffer = b""
         self._eof = False
-        self.pid = int(self._next_line(None) or 0)
+        self.pid = int(self._next_line(START_TIMEOUT) or 0)
         if not self.pid:
             os.close(self._status)
             raise ZygoteLost("the scoring zygote did not start the run")
@@ -244,8 +248,9 @@ class Run:
         return self.exit_code
 
     def signal(self, signum: int) -> None:
-        """Send ``signum`` to the run's process group, unless the run has ended."""
-        if self.exit_code is None and not self._eof:
+        """Send ``signum`` to the run's process group, unless the run has ended (and
+        been reaped: then its group is gone). A run whose zygote died is not reaped yet."""
+        if self.exit_code is None:
             with contextlib.suppress(OSError):
                 os.killpg(self.pid, signum)
 

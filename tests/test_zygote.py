@@ -1,0 +1,164 @@
+"""The warm scoring process (``autograder/suite/zygote.py``), on a suite of its own.
+
+Each test forks runs of a small pytest folder from a real zygote and looks at what the
+runs saw and left: the folder's module was imported once, in the zygote; no run sees
+another's changes; a run over its time, or what it leaves behind in its process group, is
+killed; a dead zygote is a grading error and is replaced.
+"""
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from autograder.suite import run as runner
+from autograder.suite import zygote
+from tests.course import TOKENIZATION
+
+SUITE = '''
+import os, subprocess, sys, time
+
+LOADED_IN = os.getpid()  # the process that imported this module
+SEEN = []
+
+
+def test_record():
+    SEEN.append(1)
+    with open(os.environ["OUT"], "w") as out:
+        out.write(f"{LOADED_IN} {os.getpid()} {len(SEEN)}")
+
+
+def test_linger():
+    if os.environ.get("LINGER"):  # a child in the run's process group, outliving the run
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        with open(os.environ["OUT"], "w") as out:
+            out.write(str(child.pid))
+    if os.environ.get("HANG"):
+        time.sleep(60)
+'''
+
+
+@pytest.fixture
+def suite(tmp_path: Path) -> Path:
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    (folder / "test_zygote_suite.py").write_text(SUITE, encoding="utf-8")
+    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    return folder
+
+
+def start(folder: Path, env: dict[str, str], name: str) -> tuple[zygote.Zygote, zygote.Run]:
+    """Fork one run of ``folder``'s suite; its stderr and OUT files are named ``name``."""
+    request = {"job": "pytest", "cwd": str(folder.parent), "env": env,
+               "args": [str(folder), "-q", "-p", "no:cacheprovider", "-c",
+                        str(folder / "pytest.ini"), "--rootdir", str(folder)],
+               "stderr": str(folder.parent / f"{name}.err"),
+               "memory": runner.SCORER_MEMORY, "cpu": 60}
+    return zygote.run(folder, runner.scorer_env(), request)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def gone_soon(pid: int, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not alive(pid)
+
+
+def test_each_run_starts_from_the_zygote_and_sees_no_other_run(suite):
+    seen = []
+    for name in ("first", "second"):
+        out = suite.parent / f"{name}.out"
+        warm, started = start(suite, {"OUT": str(out)}, name)
+        try:
+            assert started.wait(60) == 0, (suite.parent / f"{name}.err").read_text()
+        finally:
+            zygote.finish(warm, started)
+        loaded_in, ran_in, count = map(int, out.read_text().split())
+        seen.append((loaded_in, ran_in, count))
+    # The module was imported once, by the zygote, before either run: not in the runs.
+    assert seen[0][0] == seen[1][0] == warm.process.pid
+    assert seen[0][1] != seen[1][1] and warm.process.pid not in (seen[0][1], seen[1][1])
+    # The first run's change to the module is not in the second run.
+    assert seen[0][2] == seen[1][2] == 1
+
+
+def test_what_a_run_leaves_in_its_group_is_killed(suite):
+    out = suite.parent / "linger.out"
+    warm, started = start(suite, {"OUT": str(out), "LINGER": "1"}, "linger")
+    try:
+        assert started.wait(60) == 0
+    finally:
+        zygote.finish(warm, started)
+    assert gone_soon(int(out.read_text()))
+
+
+def test_a_run_over_its_time_is_stopped_with_its_group(suite):
+    out = suite.parent / "hang.out"
+    warm, started = start(suite, {"OUT": str(out), "LINGER": "1", "HANG": "1"}, "hang")
+    try:
+        deadline = time.monotonic() + 30
+        while not out.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert started.wait(0.5) is None  # still running
+    finally:
+        zygote.finish(warm, started)  # what grade_file does past its timeout
+    assert gone_soon(started.pid) and gone_soon(int(out.read_text()))
+
+
+def test_a_dead_zygote_is_replaced(suite):
+    out = suite.parent / "again.out"
+    warm, started = start(suite, {"OUT": str(out)}, "before")
+    started.wait(60)
+    zygote.finish(warm, started)
+    os.kill(warm.process.pid, signal.SIGKILL)
+    warm.process.wait()
+    second, started = start(suite, {"OUT": str(out)}, "after")
+    try:
+        assert started.wait(60) == 0
+    finally:
+        zygote.finish(second, started)
+    assert second.process.pid != warm.process.pid
+
+
+def test_a_zygote_lost_while_grading_is_a_grading_error(tmp_path):
+    # A submission that keeps its worker busy, so that the run is still going when the
+    # zygote dies; the student gets no score, the TA an environment error.
+    path = tmp_path / "slow.py"
+    path.write_text("class Tokenizer:\n    def encode(self, text):\n        while True:\n"
+                    "            pass\n", encoding="utf-8")
+    result: dict = {}
+    grading = threading.Thread(
+        target=lambda: result.update(runner.grade_file(path, "x", assignment=TOKENIZATION)))
+    grading.start()
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and grading.is_alive():
+        for warm in list(zygote._zygotes.values()):
+            pid = warm.process.pid
+            children = Path(f"/proc/{pid}/task/{pid}/children")
+            if warm.active and children.exists() and children.read_text().split():
+                time.sleep(1.0)  # the scoring run has its workers by now
+                scoring = int(children.read_text().split()[0])
+                os.kill(pid, signal.SIGKILL)
+                killed = pid
+        time.sleep(0.05)
+    grading.join()
+    assert killed is not None
+    assert result["status"] == "error" and result["error"].startswith("environment:"), result
+    assert gone_soon(scoring)  # the orphaned run was killed with its group
+    # The next grading gets a new zygote.
+    plain = tmp_path / "plain.py"
+    plain.write_text("class Tokenizer:\n    pass\n", encoding="utf-8")
+    again = runner.grade_file(plain, "y", assignment=TOKENIZATION, timeout=60)
+    assert again["status"] == "graded", again
