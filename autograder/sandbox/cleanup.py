@@ -145,6 +145,12 @@ def _kill_orphans() -> None:
                     os.waitpid(pid, 0)
 
 
+# The grader's own long-lived processes below this one (the scoring zygotes,
+# ``suite/zygote.py``): never graded code, so never a survivor (``limits.survivors``);
+# ``kill_descendants`` takes them down like everything else.
+HELPERS: set[int] = set()
+
+
 def descendants() -> list[int]:
     """Every process below this one (for the CLI: none may be left when reports are written)."""
     return tree(os.getpid())[1:]

@@ -371,9 +371,10 @@ def lease() -> "cleanup.Lease":
 
 
 def survivors() -> list[int]:
-    """Processes of graded code still alive: this process's descendants, and at the drop
-    level the processes of every pool user no grader leases now."""
-    found = set(cleanup.descendants())
+    """Processes of graded code still alive: this process's descendants (but its scoring
+    zygotes, ``cleanup.HELPERS``), and at the drop level the processes of every pool user
+    no grader leases now."""
+    found = set(cleanup.descendants()) - cleanup.HELPERS
     if isolation()[0] == "drop":
         found |= set(users.unleased_processes())
     return sorted(found)

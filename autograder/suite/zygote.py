@@ -46,6 +46,8 @@ import time
 import traceback
 from pathlib import Path
 
+from autograder.sandbox import cleanup
+
 MAX_REQUEST = 1 << 16  # bytes of one request
 PRELOAD_THREADS = 120.0  # seconds a hidden test module's loading thread may take
 START_TIMEOUT = 180.0  # seconds a new zygote may take to load and fork the first run
@@ -275,6 +277,7 @@ class Zygote:
                 pass_fds=(theirs.fileno(),), env=env, cwd=folder, stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, start_new_session=True,
             )  # fmt: skip
+        cleanup.HELPERS.add(self.process.pid)  # the grader's own, not graded code
         self._lock = threading.Lock()
         self.active = 0  # runs started and not yet closed
 
@@ -302,6 +305,7 @@ class Zygote:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        cleanup.HELPERS.discard(self.process.pid)
 
 
 _zygotes: dict[tuple, Zygote] = {}  # the most recently used last

@@ -124,9 +124,10 @@ def _prepare() -> tuple[tuple, ref.ByteLevelBPE]:
     return data, tok
 
 
-# Prepared in a thread from the moment the suite is collected: about a second of the
-# scoring process's work (reading GPT-2, compiling the reference's pattern) that then
-# overlaps with the workers starting, instead of adding to the first tests.
+# Prepared in a thread from the moment this module is imported: about a second of work
+# (reading GPT-2, compiling the reference's pattern). The zygote (``suite/zygote.py``)
+# waits for it once, so the scoring runs it forks have it ready; a scoring process
+# started cold overlaps it with the workers starting.
 _PREPARED = ThreadPoolExecutor(max_workers=1, thread_name_prefix="p13-gpt2").submit(_prepare)
 
 
