@@ -22,16 +22,22 @@ def _git(*args: str) -> str:
 
 
 def suite_version(a: Assignment) -> str:
-    """``HEAD`` and a fingerprint of the measured code (committed trees + uncommitted diff):
-    what decides the assignment's scores (``Assignment.decisive_paths``).
+    """``HEAD`` and a fingerprint of the measured code (committed files + uncommitted diff):
+    what decides the assignment's scores (``Assignment.decisive_paths``), reports aside.
 
     Two reports with the same fingerprint measured the same suite, whatever else was
     committed in between.
     """
     measured = [str(p.relative_to(REPO)) for p in a.decisive_paths() if p.is_relative_to(REPO)]
-    trees = _git("rev-parse", *(f"HEAD:{p}" for p in measured))
-    diff = _git("diff", "HEAD", "--", *measured) + _git(
-        "ls-files", "--others", "--exclude-standard", "--", *measured)
+    # The reports themselves (MUTATION.md, TIMING.md) live in the hidden folder and decide
+    # nothing: writing one must not make the suite it measured look changed.
+    def decisive(lines: str) -> list[str]:
+        return [line for line in lines.splitlines() if not line.endswith(".md")]
+
+    trees = "\n".join(decisive(_git("ls-tree", "-r", "HEAD", "--", *measured)))
+    changed = decisive(_git("diff", "HEAD", "--name-only", "--", *measured))
+    diff = (_git("diff", "HEAD", "--", *changed) if changed else "") + "\n".join(
+        decisive(_git("ls-files", "--others", "--exclude-standard", "--", *measured)))
     fingerprint = hashlib.sha1((trees + diff).encode()).hexdigest()[:10]
     head = _git("rev-parse", "--short", "HEAD").strip() or "unknown"
     dirty = " + uncommitted changes" if diff.strip() else ""
