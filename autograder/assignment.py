@@ -22,8 +22,8 @@ beside its tests). The course's assignments are the folders of ``autograder/hidd
   ``BENCH_SECONDS`` (``make bench``'s target: wall seconds per sample submission).
 
 What decides a score is the engine, the assignment's folder and its reference
-(``decisive_paths``): the cache, the validity reports and the Gradescope bundle all
-take it from here.
+(``decisive_paths``, and every code or data file under them, ``decisive_files``): the
+result cache and the validity reports take it from here.
 """
 
 import importlib.util
@@ -40,6 +40,8 @@ SOLUTIONS = REPO / "solutions"
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 # The engine's parts that decide a score (the reports, the CLI and the tools do not).
 DECISIVE = ("extract", "sandbox", "suite", "assignment.py", "results.py")
+# What lies among them but decides nothing: reports (MUTATION.md), notes and bytecode.
+SKIPPED = (".md", ".pyc")
 
 
 class UnknownAssignment(ValueError):
@@ -81,9 +83,19 @@ class Assignment:
 
     def decisive_paths(self) -> tuple[Path, ...]:
         """What decides this assignment's scores: the engine's grading parts, the hidden
-        tests and the reference. The cache, the validity reports and the Gradescope
-        bundle all go by this list."""
+        tests and the reference. The cache and the validity reports go by this list."""
         return (*(ENGINE / part for part in DECISIVE), self.folder, self.reference)
+
+    def decisive_files(self) -> list[Path]:
+        """Every file under ``decisive_paths`` that can change a score: code and data
+        (GPT-2's ranks, Unicode test files), never reports or notes (``*.md``) or
+        bytecode caches."""
+        files = []
+        for root in self.decisive_paths():
+            found = [root] if root.is_file() else sorted(root.rglob("*"))
+            files += [path for path in found if path.is_file() and path.suffix not in SKIPPED
+                      and "__pycache__" not in path.parts]
+        return files
 
 
 def known() -> list[str]:

@@ -17,19 +17,19 @@ import json
 from functools import cache
 from pathlib import Path
 
-from .assignment import Assignment
+from .assignment import REPO, Assignment
 from .report.safe import safe_result
 from .results import SubmissionResult
 
 
 @cache
 def grader_fingerprint(assignment: Assignment) -> str:
-    """A digest of every source file that decides ``assignment``'s scores."""
+    """A digest of every file that decides ``assignment``'s scores, data included."""
     digest = hashlib.sha256(assignment.name.encode() + b"\0")
-    for root in assignment.decisive_paths():
-        for path in [root] if root.is_file() else sorted(root.rglob("*.py")):
-            digest.update(str(path.relative_to(root.parent)).encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
+    for path in assignment.decisive_files():
+        digest.update(str(path.relative_to(REPO if path.is_relative_to(REPO) else path.anchor))
+                      .encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -10,6 +10,7 @@ assignment's graded names.
 import ast
 import csv
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from autograder.assignment import ENGINE, HIDDEN, UnknownAssignment, infer, known, load
+from autograder.cache import grader_fingerprint
 from autograder.report import write_reports
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
@@ -161,6 +163,24 @@ def test_no_engine_module_imports_an_assignments_content():
             else:
                 continue
             assert "solutions" not in module and "hidden" not in module, (path, module)
+
+
+def test_the_cache_key_covers_data_files_but_not_notes(tmp_path):
+    """A reference's data (a ranks file, a Unicode table) decides scores as much as its
+    code: changing it must invalidate cached results. A report or a note must not."""
+    shutil.copytree(ROOT / "tests" / "toy", tmp_path / "toy",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    toy = load(tmp_path / "toy")
+    table = toy.reference / "table.txt"
+    table.write_text("a 1\n")
+    before = grader_fingerprint.__wrapped__(toy)
+    table.write_text("a 2\n")
+    assert grader_fingerprint.__wrapped__(toy) != before, "a changed data file kept the key"
+    table.write_text("a 1\n")
+    (toy.folder / "MUTATION.md").write_text("# a report\n")
+    (toy.reference / "__pycache__").mkdir(exist_ok=True)
+    (toy.reference / "__pycache__" / "words.cpython-311.pyc").write_bytes(b"\0")
+    assert grader_fingerprint.__wrapped__(toy) == before, "a report or bytecode changed the key"
 
 
 def test_a_tree_of_several_assignments_is_graded_once_per_assignment(tmp_path, reference):
