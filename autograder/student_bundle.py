@@ -39,9 +39,8 @@ README = """\
 2. Open {assignment}.ipynb (keep the data files next to it; everything works offline).
 3. Replace every "# YOUR CODE HERE" / "raise NotImplementedError()"; keep every name,
    signature and docstring. Run "Restart Kernel and Run All Cells" before you submit.
-4. Submit {assignment}.ipynb as your course tells you (upload it, or the Assignments tab
-   of a course server). Submitting a .py file instead? Put your written reflection (Q3)
-   in a module-level string: REFLECTION = \"\"\"...\"\"\".
+{preflight}4. Submit {assignment}.ipynb as your course tells you (upload it, or the Assignments tab
+   of a course server).{reflection}
 
 Nothing here needs nbgrader. On a course server that has it, the staff install jupyter/
 (labconfig/page_config.json, jupyter_server_config.json) in your Jupyter configuration
@@ -62,6 +61,35 @@ def _clean_notebook(path: Path) -> bytes:
             cell.outputs, cell.execution_count = [], None
         cell.metadata.pop("execution", None)
     return nbformat.writes(nb).encode("utf-8") + b"\n"
+
+
+# Lines of README-students.txt that only some assignments need.
+PREFLIGHT = """\
+   Then save it and run its last cell (or: python preflight.py {assignment}.ipynb):
+   it shows what the grader keeps of your code and runs the visible tests on that alone.
+"""
+REFLECTION = """ Submitting a .py file instead? Put your written
+   answers (graded by hand) in a module-level string: REFLECTION = \"\"\"...\"\"\"."""
+
+
+def _hand_graded(notebook: Path) -> bool:
+    """True when the notebook has a written answer graded by hand (an nbgrader markdown
+    cell that is both a solution and graded)."""
+    nb = nbformat.read(notebook, as_version=4)
+    return any(cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("grade")
+               and cell.metadata["nbgrader"].get("solution") for cell in nb.cells)
+
+
+def readme(release: Path) -> str:
+    """``README-students.txt`` for one released assignment: a preflight step when one
+    ships beside the notebook, the reflection note when the notebook has a written answer."""
+    assignment = release.name
+    notebook = release / f"{assignment}.ipynb"
+    return README.format(
+        assignment=assignment, underline="=" * (len(assignment) + 19),
+        preflight=PREFLIGHT.format(assignment=assignment)
+        if (release / "preflight.py").is_file() else "",
+        reflection=REFLECTION if notebook.is_file() and _hand_graded(notebook) else "")
 
 
 def _check(name: str, data: bytes) -> None:
@@ -89,8 +117,7 @@ def student_files(release: Path) -> dict[str, bytes]:
     server = {"ServerApp": {"jpserver_extensions": {
         "nbgrader.server_extensions.formgrader": False}}}
     files.update({
-        f"{assignment}/README-students.txt": README.format(
-            assignment=assignment, underline="=" * (len(assignment) + 19)).encode(),
+        f"{assignment}/README-students.txt": readme(release).encode(),
         f"{assignment}/requirements.txt": REQUIREMENTS.encode(),
         f"{assignment}/jupyter/labconfig/page_config.json":
             json.dumps(page_config, indent=2).encode() + b"\n",

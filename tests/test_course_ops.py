@@ -85,6 +85,17 @@ def test_student_bundle_holds_the_release_and_nothing_hidden(bundle) -> None:
     assert "nbgrader" not in bundle.read("tokenization/requirements.txt").decode()
 
 
+def test_each_students_readme_fits_its_assignment(bundle) -> None:
+    """Both assignments ship the preflight, so both READMEs say how to run it; only the
+    notebook with a hand-graded written answer asks for ``REFLECTION`` in a .py file."""
+    readmes = {name: zipfile.ZipFile(Path(bundle.filename).parent / f"{name}.zip").read(
+        f"{name}/README-students.txt").decode() for name in known()}
+    for name, text in readmes.items():
+        assert f"python preflight.py {name}.ipynb" in text, name
+    assert "REFLECTION" in readmes["tokenization"]
+    assert "REFLECTION" not in readmes["production_tokenizers"]
+
+
 def test_student_bundle_refuses_a_release_that_leaks(tmp_path, capsys) -> None:
     release = tmp_path / "assignments" / "tokenization"
     release.mkdir(parents=True)

@@ -1,5 +1,7 @@
-"""The student's preflight (``preflight.py`` shipped next to the notebook), run as a student
+"""The student's preflight (``preflight.py`` shipped next to each notebook), run as a student
 runs it: ``python preflight.py tokenization.ipynb`` in a copy of the release.
+
+- One preflight serves the course: every assignment's source and release carry the same file.
 
 - Its extraction rules are the grader's: the shipped copy and the source copy hold the
   ``extraction rules`` section of ``autograder/extract/split.py`` verbatim, and on the same
@@ -18,6 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from autograder.assignment import known
 from autograder.extract import extract
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,6 +28,8 @@ SPLIT = ROOT / "autograder" / "extract" / "split.py"
 SHIPPED = ROOT / "assignments" / "tokenization" / "preflight.py"
 SOURCE_COPY = ROOT / "source" / "tokenization" / "preflight.py"
 SOLVED = ROOT / "source" / "tokenization" / "tokenization.ipynb"  # solutions are comments
+COPIES = [ROOT / top / name / "preflight.py" for name in known()
+          for top in ("assignments", "source")]
 RULES = re.compile(r"# --- extraction rules .*?# --- end of extraction rules ---\n", re.S)
 
 
@@ -34,15 +39,19 @@ def rules_of(path: Path) -> str:
     return found[0]
 
 
-@pytest.mark.parametrize("copy", [SHIPPED, SOURCE_COPY], ids=["shipped", "source"])
-def test_the_preflight_carries_the_graders_extraction_rules(copy):
-    assert rules_of(copy) == rules_of(SPLIT)
+def test_the_preflight_carries_the_graders_extraction_rules():
+    assert rules_of(SOURCE_COPY) == rules_of(SPLIT)
+
+
+@pytest.mark.parametrize("copy", COPIES, ids=lambda p: f"{p.parts[-3]}/{p.parts[-2]}")
+def test_every_assignment_ships_the_same_preflight(copy):
+    assert copy.read_bytes() == SOURCE_COPY.read_bytes(), f"{copy} differs from {SOURCE_COPY}"
 
 
 def test_the_preflight_holds_no_hidden_test_or_reference_code():
     text = SHIPPED.read_text(encoding="utf-8")
     assert not re.search(r"^\s*(import|from)\s+(solutions|autograder|tests)\b", text, re.M)
-    for hidden in (ROOT / "autograder" / "hidden" / "tokenization").glob("test_part*.py"):
+    for hidden in (ROOT / "autograder" / "hidden").glob("*/test_part*.py"):
         for name in re.findall(r"^def (test_\w+)", hidden.read_text(encoding="utf-8"), re.M):
             assert name not in text, f"{name} (a hidden test) appears in the preflight"
 
@@ -147,3 +156,26 @@ def test_the_preflight_keeps_what_the_grader_keeps(tmp_path):
         output, "Imports graded code cannot make:")
     for warning in code.warnings:
         assert warning in " ".join(printed.split()), warning
+
+
+PRODUCTION = ROOT / "assignments" / "production_tokenizers"
+
+
+@pytest.mark.parametrize("solved", [True, False], ids=["solved", "stub"])
+def test_the_production_preflight_finds_the_bundled_files_from_anywhere(tmp_path, solved):
+    """The visible tests read ``gpt2/`` and ``tinyshakespeare.txt`` beside the notebook; run
+    from another folder, the preflight still runs them where the notebook is."""
+    folder = tmp_path / "production_tokenizers"
+    shutil.copytree(PRODUCTION, folder)
+    if solved:
+        shutil.copy(ROOT / "source" / "production_tokenizers" / "production_tokenizers.ipynb",
+                    folder)
+    done = subprocess.run([sys.executable, folder / "preflight.py",
+                           folder / "production_tokenizers.ipynb"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    tests = section(done.stdout, "Visible tests on the kept code alone:")
+    if solved:
+        assert done.returncode == 0 and tests.count(": pass") == 25, done.stdout + done.stderr
+    else:
+        assert done.returncode == 1 and tests.count("FAIL") == 25 and ": pass" not in tests
+        assert "FileNotFoundError" not in tests, "a stub must fail on its own code, not on paths"

@@ -1,6 +1,6 @@
 """Preflight: see your notebook the way the hidden grader will see it, before you submit.
 
-Run it in a terminal next to your notebook (save the notebook first)::
+Run it in a terminal next to your notebook (save the notebook first), for example::
 
     python preflight.py tokenization.ipynb
 
@@ -285,15 +285,17 @@ for number, source in payload["tests"]:
 """
 
 
-def run_visible_tests(kept: list[dict], cells: list[tuple[int, str, bool]]) -> list[dict]:
-    """Run the visible tests on the kept code alone, in a fresh isolated process."""
+def run_visible_tests(kept: list[dict], cells: list[tuple[int, str, bool]],
+                      here: Path) -> list[dict]:
+    """Run the visible tests on the kept code alone, in a fresh isolated process whose
+    working folder is the notebook's (the tests read the files bundled beside it)."""
     tests = [(number, source) for number, source, is_test in cells if is_test]
     with tempfile.TemporaryDirectory() as folder:
         payload, runner = Path(folder, "payload.json"), Path(folder, "runner.py")
         payload.write_text(json.dumps({"kept": kept, "tests": tests}), encoding="utf-8")
         runner.write_text(RUNNER, encoding="utf-8")
         try:
-            done = subprocess.run([sys.executable, "-I", str(runner), str(payload)], cwd=folder,
+            done = subprocess.run([sys.executable, "-I", str(runner), str(payload)], cwd=here,
                                   capture_output=True, text=True, timeout=TEST_TIMEOUT)
         except subprocess.TimeoutExpired:
             return [{"crash": f"the visible tests took more than {TEST_TIMEOUT} s"}]
@@ -332,7 +334,7 @@ def main(argv: list[str]) -> int:
     print("\n".join(f"  {note}" for note in notes) or "  none")
     print("\nImports graded code cannot make:")
     print("\n".join(f"  {warning}" for warning in imports) or "  none")
-    events = run_visible_tests(kept, cells)
+    events = run_visible_tests(kept, cells, path.resolve().parent)
     titles = {number: test_title(source) for number, source, is_test in cells if is_test}
     failed = 0
     print("\nLoading the kept code alone, in a fresh process:")
