@@ -37,6 +37,7 @@ from autograder.suite.checks import (
     check,
     expect_ids,
     expect_raises,
+    expect_remote,
     expect_str,
     expect_str_list,
     show,
@@ -63,6 +64,7 @@ from .p13_inputs import (
     random_texts,
     reference_gpt2,
     reference_small,
+    small_data,
     student_gpt2,
     student_small,
 )
@@ -73,7 +75,9 @@ PART = 1
 
 # Where implementations of GPT-2's pattern differ: whitespace runs before words and at
 # the end, contractions in both cases, U+001C-U+001F (isspace, not White_Space), U+0085,
-# U+00A0, U+3000, digits and other numbers, emoji, letters of many scripts.
+# U+00A0, U+3000, digits and other numbers, emoji, letters of many scripts, and the edges
+# of the code space that a scanner split by plane can miss: U+FFFF (the last BMP code
+# point, a noncharacter), U+10000 (the first astral one, a letter) and U+10FFFF (the last).
 FIXED = [
     "", " ", "  ", "a   b", "a  \n  b", "trailing  ", "\n\n\n", " \t x", "x\t\ty", "  leading",
     "we'll they've I'd you're she's I'm can't", "HELLO'S WE'LL I'D YOU'RE", "it's'", "'s's",
@@ -85,6 +89,7 @@ FIXED = [
     "naïve café", "e\u0301", "Привет, мир!", "こんにちは世界", "東京2020", "Ελληνικά", "עברית",
     "العربية", "हिन्दी", "ภาษาไทย", "မြန်မာ", "한국어", "ქართული", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "𐍈𐌰𐌹",
     "x = 1234567890\n\n    return x  ", "def f():\n\treturn None\n", "<|endoftext|>x",
+    "a\U00010000b \uffff! \U0010ffff x\U00010000 \uffffz",
 ]
 
 
@@ -316,6 +321,15 @@ f"its message was {show(error.message[:200], 220)}")
         check(text == "h<|end<|fim|><|endoftext|>", lambda: "with special tokens "
               f"{SMALL_SPECIALS}, decode([104, 301, 302, 300]) returned {show(text)}, expected "
               "'h<|end<|fim|><|endoftext|>' (a special token's ID decodes to its text)")
+    with failures.case():  # special_tokens is optional: without it, nothing is special
+        encoder, merges = small_data()
+        plain = expect_remote(student.call("ByteLevelBPE", encoder, merges),
+                              "ByteLevelBPE(a small encoder, merges)", "ByteLevelBPE")
+        call = "ByteLevelBPE(encoder, merges).encode('Hi<|endoftext|>there')"
+        got = expect_ids(student.method(plain, "encode", "Hi<|endoftext|>there"), call)
+        expected = ref.ByteLevelBPE(encoder, merges).encode("Hi<|endoftext|>there")
+        check(got == expected, lambda: f"{call} returned {versus(got, expected)}: without "
+                                       "special tokens the text is ordinary text")
     failures.report()
 
 

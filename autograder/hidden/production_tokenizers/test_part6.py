@@ -185,6 +185,7 @@ def test_token_premium(student):
     for tokenizer in TOKENIZERS:
         premium(student, PARALLEL, tokenizer)
     premium(student, SMALL, "UTF-8 bytes")
+    premium(student, {"xx": ["ab"], "en": ["a"]}, "UTF-8 bytes")  # English has one token
 
 
 @pytest.mark.points(1)
