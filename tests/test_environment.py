@@ -1,4 +1,6 @@
-"""environment.yml (conda) and pyproject.toml (pip) install the same packages."""
+"""environment.yml (conda) and pyproject.toml (pip) install the same packages, and both
+pin what Gradescope's bundle pins to the same versions (so a fresh clone tests what
+Gradescope runs, whatever PyPI released since)."""
 
 import re
 import tomllib
@@ -49,3 +51,24 @@ def test_environment_and_pyproject_list_the_same_packages():
     conda, pip = environment_packages(), pyproject_packages()
     assert "nbgrader" in pip and "ruff" in pip  # runtime and dev extras are both read
     assert conda == pip, f"only in environment.yml: {conda - pip}; only in pyproject: {pip - conda}"
+
+
+def pins(lines: list[str], separator: str) -> dict[str, str]:
+    """``{name: version}`` of the entries pinned with ``separator`` (``==``; conda: ``=``)."""
+    found = {}
+    for line in lines:
+        item = line.split("#", 1)[0].strip().removeprefix("- ").strip().strip('",')
+        name, sep, version = item.partition(separator)
+        if sep and version and not version.startswith("=") and name[-1:] not in "<>!~":
+            found[normalise(name)] = version.strip()
+    return found
+
+
+def test_pyproject_and_environment_pin_what_gradescope_pins():
+    gradescope = pins((ROOT / "autograder/gradescope/requirements.txt").read_text()
+                      .splitlines(), "==")
+    assert {"hypothesis", "pytest", "numpy", "regex"} <= set(gradescope)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert pins(project["dependencies"], "==").items() >= gradescope.items()
+    conda = pins((ROOT / "environment.yml").read_text().splitlines(), "=")
+    assert conda.items() >= gradescope.items()

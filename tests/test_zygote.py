@@ -2,18 +2,21 @@
 
 Each test forks runs of a small pytest folder from a real zygote and looks at what the
 runs saw and left: the folder's module was imported once, in the zygote; no run sees
-another's changes; a run over its time, or what it leaves behind in its process group, is
-killed; a dead zygote is a grading error and is replaced.
+another's changes nor what the zygote printed; a run over its time, what it leaves behind
+in its process group and its workers in sessions of their own are killed; a dead zygote
+is a grading error and is replaced, and its runs' workers die with it.
 """
 
 import os
 import signal
+import tempfile
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from autograder.sandbox import cleanup
 from autograder.suite import run as runner
 from autograder.suite import zygote
 from tests.course import TOKENIZATION
@@ -23,6 +26,7 @@ import os, subprocess, sys, time
 
 LOADED_IN = os.getpid()  # the process that imported this module
 SEEN = []
+print("printed while loading")  # left in the zygote's buffer unless it is flushed
 
 
 def test_record():
@@ -36,8 +40,18 @@ def test_linger():
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
         with open(os.environ["OUT"], "w") as out:
             out.write(str(child.pid))
-    if os.environ.get("HANG"):
-        time.sleep(60)
+        if os.environ.get("HANG"):
+            time.sleep(60)
+
+
+def test_worker():
+    if os.environ.get("WORKER"):  # like a sandboxed worker: a session of its own
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                                 start_new_session=True)
+        with open(os.environ["WORKER"], "w") as out:
+            out.write(str(child.pid))
+        if os.environ.get("HANG"):
+            time.sleep(60)
 '''
 
 
@@ -50,14 +64,17 @@ def suite(tmp_path: Path) -> Path:
     return folder
 
 
-def start(folder: Path, env: dict[str, str], name: str) -> tuple[zygote.Zygote, zygote.Run]:
-    """Fork one run of ``folder``'s suite; its stderr and OUT files are named ``name``."""
+def start(folder: Path, env: dict[str, str], name: str,
+          zygote_env: dict[str, str] | None = None) -> tuple[zygote.Zygote, zygote.Run]:
+    """Fork one run of ``folder``'s suite; its stdout, stderr and OUT files are named
+    ``name``; ``zygote_env`` is added to the zygote's environment."""
     request = {"job": "pytest", "cwd": str(folder.parent), "env": env,
                "args": [str(folder), "-q", "-p", "no:cacheprovider", "-c",
                         str(folder / "pytest.ini"), "--rootdir", str(folder)],
+               "stdout": str(folder.parent / f"{name}.stdout"),
                "stderr": str(folder.parent / f"{name}.err"),
                "memory": runner.SCORER_MEMORY, "cpu": 60}
-    return zygote.run(folder, runner.scorer_env(), request)
+    return zygote.run(folder, {**runner.scorer_env(), **(zygote_env or {})}, request)
 
 
 def alive(pid: int) -> bool:
@@ -116,6 +133,67 @@ def test_a_run_over_its_time_is_stopped_with_its_group(suite):
     assert gone_soon(started.pid) and gone_soon(int(out.read_text()))
 
 
+def test_a_runs_workers_are_killed_when_it_ends(suite):
+    # A worker starts a session of its own: the run's process group does not hold it.
+    pid_file = suite.parent / "worker.pid"
+    warm, started = start(suite, {"OUT": str(suite.parent / "worker.out"), "WORKER": str(pid_file)},
+                           "worker")
+    try:
+        assert started.wait(60) == 0, (suite.parent / "worker.err").read_text()
+    finally:
+        zygote.finish(warm, started)
+    assert gone_soon(int(pid_file.read_text()))
+
+
+def test_a_runs_workers_are_killed_with_it_past_its_time(suite):
+    pid_file = suite.parent / "hung.pid"
+    warm, started = start(suite, {"OUT": str(suite.parent / "hung.out"),
+                                  "WORKER": str(pid_file), "HANG": "1"}, "hung")
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # the file is written
+        assert started.wait(0.5) is None  # still running
+    finally:
+        zygote.finish(warm, started)  # what grade_file does past its timeout
+    assert gone_soon(started.pid) and gone_soon(int(pid_file.read_text()))
+
+
+def test_what_the_zygote_printed_while_loading_is_in_no_runs_output(suite):
+    # A zygote of its own (a fresh environment key) whose stdout is buffered, as it is
+    # unless the grader's environment sets PYTHONUNBUFFERED (an empty value unsets it).
+    warm, started = start(suite, {"OUT": str(suite.parent / "quiet.out")}, "quiet",
+                          zygote_env={"PYTHONUNBUFFERED": ""})
+    try:
+        assert started.wait(60) == 0
+    finally:
+        zygote.finish(warm, started)
+    output = (suite.parent / "quiet.stdout").read_text()
+    assert "passed" in output and "printed while loading" not in output
+
+
+def test_the_hypothesis_folder_is_private(tmp_path, monkeypatch):
+    # Someone else's folder at the shared name (here: one anyone may write in) is not used.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    planted = tmp_path / f"autograder-hypothesis-{os.getuid()}"
+    planted.mkdir()
+    planted.chmod(0o777)
+    runner.hypothesis_cache.cache_clear()
+    try:
+        folder = runner.hypothesis_cache()
+        info = folder.lstat()
+        assert folder != planted and info.st_uid == os.getuid() and not info.st_mode & 0o077
+        # A folder that is ours and only readable by others is closed and used.
+        planted.rmdir()
+        planted.mkdir()
+        planted.chmod(0o755)
+        runner.hypothesis_cache.cache_clear()
+        assert runner.hypothesis_cache() == planted and not planted.stat().st_mode & 0o077
+    finally:
+        runner.hypothesis_cache.cache_clear()
+
+
 def test_a_dead_zygote_is_replaced(suite):
     out = suite.parent / "again.out"
     warm, started = start(suite, {"OUT": str(out)}, "before")
@@ -150,6 +228,7 @@ def test_a_zygote_lost_while_grading_is_a_grading_error(tmp_path):
             if warm.active and children.exists() and children.read_text().split():
                 time.sleep(1.0)  # the scoring run has its workers by now
                 scoring = int(children.read_text().split()[0])
+                workers = cleanup.tree(scoring)[1:]
                 os.kill(pid, signal.SIGKILL)
                 killed = pid
         time.sleep(0.05)
@@ -157,6 +236,7 @@ def test_a_zygote_lost_while_grading_is_a_grading_error(tmp_path):
     assert killed is not None
     assert result["status"] == "error" and result["error"].startswith("environment:"), result
     assert gone_soon(scoring)  # the orphaned run was killed with its group
+    assert workers and all(gone_soon(pid) for pid in workers)  # and its workers
     # The next grading gets a new zygote.
     plain = tmp_path / "plain.py"
     plain.write_text("class Tokenizer:\n    pass\n", encoding="utf-8")

@@ -15,7 +15,9 @@ dead (``client.Worker.close``). What giving it back removes depends on the level
 - ``root``/``userns``: nothing here; the kernel ends the worker's namespaces with it.
 
 ``descendants``/``kill_descendants`` serve the CLI, which checks that no process of
-graded code is alive when the reports are written.
+graded code is alive when the reports are written; ``become_reaper``/``kill_tree`` serve
+the scoring zygote, which must take down a finished run's workers (they left the run's
+session, so its process group does not hold them).
 """
 
 import contextlib
@@ -35,12 +37,21 @@ _LIVE: set[int] = set()
 _ADOPTING = {"on": False}
 
 
+def become_reaper() -> bool:
+    """Make this process the reaper of its descendants' orphans: a process whose parent
+    dies becomes this process's child instead of init's, so it can still be found (as a
+    child) and killed. False where the kernel refuses (not Linux)."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+    return False
+
+
 def adopt_orphans() -> None:
-    """Make this process the reaper of its descendants' orphans (the scoring process at the
-    basic level): a child that left its session and cleared its environment is then still
-    this process's child, found and killed when a worker closes."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(36, 1, 0, 0, 0) == 0:  # PR_SET_CHILD_SUBREAPER
+    """Become the reaper of descendants' orphans (the scoring process at the basic level):
+    a child that left its session and cleared its environment is then still this
+    process's child, found and killed when a worker closes."""
+    if become_reaper():
         _ADOPTING["on"] = True
 
 
@@ -124,9 +135,32 @@ def tree(pid: int) -> list[int]:
     return found
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     """Direct children of ``pid``."""
     return [child for child, parent in parents().items() if parent == pid]
+
+
+def kill_tree(pid: int) -> None:
+    """Kill ``pid`` and every process below it. Each round stops the whole tree first and
+    kills it after, so that no process forks a child the round has not seen; it repeats
+    until nothing is left (a child may be born between the walk and the stop)."""
+    for _ in range(100):
+        found = [p for p in tree(pid) if p != os.getpid()]
+        if not any(_alive(p) for p in found):
+            return
+        for signum in (signal.SIGSTOP, signal.SIGKILL):
+            for p in found:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(p, signum)
+
+
+def _alive(pid: int) -> bool:
+    """``pid`` exists and is not a zombie (a dead child its parent has not reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _kill_orphans() -> None:
@@ -135,7 +169,7 @@ def _kill_orphans() -> None:
         return
     with SPAWNING:
         for _ in range(100):
-            orphans = [pid for pid in _children(os.getpid()) if pid not in _LIVE]
+            orphans = [pid for pid in children(os.getpid()) if pid not in _LIVE]
             if not orphans:
                 return
             for pid in orphans:

@@ -45,16 +45,25 @@ KILL = shutil.which("kill") or "/bin/kill"
 CLEAN = b"clean\n"  # what a lock file says when its user was left with nothing
 
 
-def _lock_dir() -> Path:
-    """The machine-wide folder of lease locks: this user's own, closed to everyone else."""
-    folder = Path(tempfile.gettempdir()) / f"autograder-uids-{os.geteuid()}"
+def private_folder(folder: Path) -> Path:
+    """``folder``, made if missing, as a folder of this user that no one else can use:
+    ``PermissionError`` if it is a link, someone else's, or writable by others (what
+    they may have put in it cannot be trusted); one that others could only read or
+    enter is closed (``chmod 700``)."""
     with contextlib.suppress(FileExistsError):
         folder.mkdir(mode=0o700)
     info = folder.lstat()
     if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid()
-            or info.st_mode & 0o077):
+            or info.st_mode & 0o022):
         raise PermissionError(f"{folder} is not a private folder of this user")
+    if info.st_mode & 0o077:
+        folder.chmod(0o700)
     return folder
+
+
+def _lock_dir() -> Path:
+    """The machine-wide folder of lease locks: this user's own, closed to everyone else."""
+    return private_folder(Path(tempfile.gettempdir()) / f"autograder-uids-{os.geteuid()}")
 
 
 def _known_uids() -> set[int]:

@@ -40,9 +40,13 @@ How (the details a TA may need):
   loaded them (``load_errors``), each once.
 - ``parts``/``score``/``max_score`` are computed here from the tests and the points;
   ``seconds`` is the wall time of the whole call.
+
+A little over 300 lines: the scoring process's options, environment and the validation
+of its JSON are kept beside the one function that uses them.
 """
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -56,13 +60,12 @@ from autograder.assignment import Assignment
 from autograder.extract import EXTRACT_OUTPUT, SubmissionError, extract_limited, to_json
 from autograder.report.safe import safe_result
 from autograder.results import VISIBILITIES, SubmissionResult, TestResult, new_result
-from autograder.sandbox import limits
+from autograder.sandbox import limits, users
 from autograder.suite import zygote
 
 # The tree this runner belongs to: the scoring process imports the suite, the grader and
 # the reference from here, whatever another install of the package points to.
 REPO_ROOT = Path(__file__).resolve().parents[2]
-HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / f"autograder-hypothesis-{os.getuid()}"
 # The scoring process's own address space. It peaks at 0.7 GB of it (most of it thread
 # stacks and malloc arenas reserved, not used), and a worker's reply is capped
 # (``client.MAX_REPLY``), so this is never reached by grading; it stops the unforeseen.
@@ -105,6 +108,18 @@ def pytest_args(
     ]  # fmt: skip
 
 
+@functools.cache
+def hypothesis_cache() -> Path:
+    """Where the scoring processes' Hypothesis keeps the tables it builds: one folder per
+    user for every batch, if that folder is this user's alone; else a new private one
+    (someone else made it, or can write in it: what it holds would be read as ours)."""
+    try:
+        return users.private_folder(
+            Path(tempfile.gettempdir()) / f"autograder-hypothesis-{os.getuid()}")
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="autograder-hypothesis-"))
+
+
 def scorer_env() -> dict[str, str]:
     """The environment of the scoring processes (their zygote's)."""
     env = {
@@ -115,7 +130,7 @@ def scorer_env() -> dict[str, str]:
         # Hypothesis caches tables it builds (Unicode categories, constants of the
         # suite's modules) on disk; a fresh working directory each run would rebuild
         # them every time. The example database stays off (conftest).
-        "HYPOTHESIS_STORAGE_DIRECTORY": str(HYPOTHESIS_CACHE),
+        "HYPOTHESIS_STORAGE_DIRECTORY": str(hypothesis_cache()),
     }
     for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "COVERAGE_PROCESS_START"):
         env.pop(name, None)

@@ -28,7 +28,18 @@ side, ``serve`` the zygote's):
   kills whatever is left in the child's process group and writes ``"<exit code>\\n"``
   (negative: the signal that ended it), then closes the pipe;
 - end of file on the socket (the grader closed it, or died): the zygote kills every
-  run's process group and exits.
+  run's process tree and exits.
+
+Nothing outlives a run. A run's sandboxed workers start sessions of their own, so the
+run's process group does not hold them, and when a run ends first (killed past its
+time) they lose their parent. The zygote is therefore the reaper of its descendants'
+orphans (``cleanup.become_reaper``): a worker whose run has ended becomes the zygote's
+child, and the zygote kills every child that is not a live run (``sweep``) each time it
+reaps one. On the grader's side, ``Run.close`` kills the run's whole tree unless the
+zygote has reported its end already.
+
+The file is longer than most (about 400 lines) because it holds both ends of one
+protocol, the zygote's and the grader's, which change together.
 """
 
 import atexit
@@ -152,17 +163,31 @@ def serve(sock: socket.socket) -> None:
     signal.signal(signal.SIGCHLD, lambda *_: None)  # wakes the select below
     runs: dict[int, int] = {}  # pid -> the write end of its pipe
 
+    def sweep() -> None:
+        """Kill every child that is not a live run: the orphaned workers of ended runs."""
+        for pid in cleanup.children(os.getpid()):
+            if pid not in runs:
+                cleanup.kill_tree(pid)
+
     def reap() -> None:
-        while runs:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+        ended = False
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
             if pid == 0:
-                return
+                break
+            fd = runs.pop(pid, None)
+            if fd is None:
+                continue  # an orphan adopted and killed by ``sweep``
+            ended = True
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)  # what the run left in its group
-            fd = runs.pop(pid, None)
-            if fd is not None:
-                _write(fd, str(os.waitstatus_to_exitcode(status)))
-                os.close(fd)
+            _write(fd, str(os.waitstatus_to_exitcode(status)))
+            os.close(fd)
+        if ended:
+            sweep()
 
     try:
         while True:
@@ -192,8 +217,8 @@ def serve(sock: socket.socket) -> None:
             _write(fds[0], str(pid))
     finally:
         for pid in runs:
-            with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
+            cleanup.kill_tree(pid)
+        sweep()
 
 
 def main(argv: list[str]) -> None:
@@ -203,6 +228,11 @@ def main(argv: list[str]) -> None:
     preload(folder)
     if threading.active_count() != 1:  # forking a threaded process is unsafe
         raise SystemExit("autograder: the scoring zygote started a thread while loading")
+    # What loading printed stays the zygote's: a buffer left unflushed would be copied
+    # into every run and written to its output.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    cleanup.become_reaper()
     serve(sock)
 
 
@@ -257,7 +287,11 @@ class Run:
                 os.killpg(self.pid, signum)
 
     def close(self) -> None:
-        """Kill what is left of the run and let go of its pipe."""
+        """Kill what is left of the run (its group, and its whole tree unless the zygote
+        reported its end and so swept it) and let go of its pipe. The tree goes first:
+        once the run is dead, its workers belong to whoever adopts them."""
+        if self.exit_code is None:
+            cleanup.kill_tree(self.pid)
         self.signal(signal.SIGKILL)
         if self.exit_code is None:
             with contextlib.suppress(OSError):
@@ -339,10 +373,22 @@ def run(folder: Path, env: dict[str, str], request: dict) -> tuple[Zygote, Run]:
             return zygote, zygote.start(request)
         except ZygoteLost:
             finish(zygote, None)
-            zygote.process.kill()  # the next checkout starts a new one
+            _discard(zygote)  # the next checkout starts a new one
             if attempt == 2:
                 raise
+        except BaseException:
+            finish(zygote, None)
+            raise
     raise AssertionError("unreachable")
+
+
+def _discard(zygote: Zygote) -> None:
+    """Take a zygote that failed a run out of use: out of the registry, then stopped."""
+    with _registry:
+        for key, known in list(_zygotes.items()):
+            if known is zygote:
+                del _zygotes[key]
+    zygote.stop()
 
 
 def finish(zygote: Zygote, started: Run | None) -> None:
