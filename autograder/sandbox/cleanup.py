@@ -122,10 +122,11 @@ def parents() -> dict[int, int]:
     return found
 
 
-def tree(pid: int) -> list[int]:
-    """``pid`` and every process below it, ``pid`` first."""
+def tree(pid: int, parent_of: dict[int, int] | None = None) -> list[int]:
+    """``pid`` and every process below it, ``pid`` first (``parent_of``: a walk of the
+    process table already made, ``parents()``)."""
     children: dict[int, list[int]] = {}
-    for child, parent in parents().items():
+    for child, parent in (parents() if parent_of is None else parent_of).items():
         children.setdefault(parent, []).append(child)
     found, frontier = [], [pid]
     while frontier:
@@ -140,12 +141,14 @@ def children(pid: int) -> list[int]:
     return [child for child, parent in parents().items() if parent == pid]
 
 
-def kill_tree(pid: int) -> None:
-    """Kill ``pid`` and every process below it. Each round stops the whole tree first and
-    kills it after, so that no process forks a child the round has not seen; it repeats
-    until nothing is left (a child may be born between the walk and the stop)."""
+def kill_tree(*pids: int) -> None:
+    """Kill each of ``pids`` and every process below them. Each round walks the process
+    table once, stops every process found and kills them after, so that none forks a
+    child the round has not seen; it repeats until nothing is left alive (a child may be
+    born between the walk and the stop)."""
     for _ in range(100):
-        found = [p for p in tree(pid) if p != os.getpid()]
+        parent_of = parents()
+        found = {p for pid in pids for p in tree(pid, parent_of)} - {os.getpid()}
         if not any(_alive(p) for p in found):
             return
         for signum in (signal.SIGSTOP, signal.SIGKILL):

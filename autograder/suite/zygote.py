@@ -165,9 +165,9 @@ def serve(sock: socket.socket) -> None:
 
     def sweep() -> None:
         """Kill every child that is not a live run: the orphaned workers of ended runs."""
-        for pid in cleanup.children(os.getpid()):
-            if pid not in runs:
-                cleanup.kill_tree(pid)
+        orphans = [pid for pid in cleanup.children(os.getpid()) if pid not in runs]
+        if orphans:
+            cleanup.kill_tree(*orphans)
 
     def reap() -> None:
         ended = False
@@ -216,8 +216,7 @@ def serve(sock: socket.socket) -> None:
             runs[pid] = fds[0]
             _write(fds[0], str(pid))
     finally:
-        for pid in runs:
-            cleanup.kill_tree(pid)
+        cleanup.kill_tree(*runs)
         sweep()
 
 
