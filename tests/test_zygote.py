@@ -160,6 +160,30 @@ def test_a_runs_workers_are_killed_with_it_past_its_time(suite):
     assert gone_soon(started.pid) and gone_soon(int(pid_file.read_text()))
 
 
+def test_a_run_that_ends_leaves_another_runs_workers_alone(suite):
+    # Two gradings served by one zygote at once: the sweep after the first one ends takes
+    # only orphans, never the second one's run or its workers.
+    pid_file = suite.parent / "busy.pid"
+    warm, busy = start(suite, {"OUT": str(suite.parent / "busy.out"),
+                               "WORKER": str(pid_file), "HANG": "1"}, "busy")
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # the file is written
+        other, quick = start(suite, {"OUT": str(suite.parent / "quick.out")}, "quick")
+        assert other is warm
+        try:
+            assert quick.wait(60) == 0
+        finally:
+            zygote.finish(other, quick)
+        time.sleep(0.5)  # the zygote has swept by now
+        assert busy.wait(0) is None and alive(int(pid_file.read_text()))
+    finally:
+        zygote.finish(warm, busy)
+    assert gone_soon(int(pid_file.read_text()))
+
+
 def test_what_the_zygote_printed_while_loading_is_in_no_runs_output(suite):
     # A zygote of its own (a fresh environment key) whose stdout is buffered, as it is
     # unless the grader's environment sets PYTHONUNBUFFERED (an empty value unsets it).
