@@ -58,6 +58,17 @@ def test_timing_tests_are_found_by_what_they_call_not_by_name(tmp_path):
     assert timing_tests(tmp_path) == {"part1::test_quiet_name", "part2::test_other"}
 
 
+def test_every_slow_variant_is_meant_for_a_timing_test_and_compiles():
+    from autograder.validity.timing_stability import submission, variants
+
+    for a in (TOKENIZATION, PRODUCTION):
+        timed = timing_tests(a.folder)
+        for name, (override, meant_for) in variants(a).items():
+            compile(submission(a, override), name, "exec")
+            if name != "reference":
+                assert [t for t in timed if meant_for.search(t)], f"{a.name}: {name}"
+
+
 def test_tiny_mutation_run_end_to_end(tmp_path):
     """Three mutants graded for real, the report written where asked."""
     report = tmp_path / "MUTATION.md"
