@@ -1,10 +1,12 @@
-"""Smoke tests of the validity tools: the mutant generator, and a tiny mutation run."""
+"""Smoke tests of the validity tools: the mutant generator, which tests are timing tests,
+and a tiny mutation run."""
 
 import difflib
 
 from autograder.validity import mutation
+from autograder.validity.common import is_timing_test, timing_tests
 from autograder.validity.mutants import mutants, original_source
-from tests.course import TOKENIZATION
+from tests.course import PRODUCTION, TOKENIZATION
 
 
 def test_generator_gives_distinct_compilable_one_change_mutants():
@@ -32,6 +34,39 @@ def test_every_reviewed_survivor_names_a_current_mutant():
     assert any(tables), "the tokenization survivors are reviewed in its folder"
     for table in tables:
         assert set(table) <= keys, set(table) - keys
+
+
+def test_timing_tests_are_found_by_what_they_call_not_by_name(tmp_path):
+    # The tools regrade a mutant that fails only timing tests and count a timing test's
+    # false failures: they must know every one (production's merge-cost tests say neither
+    # "linear" nor "time").
+    assert timing_tests(TOKENIZATION.folder) == {
+        "part2::test_encode_linear_time", "part2::test_decode_linear_time",
+        "part3::test_encode_linear_time", "part3::test_training_time_ignores_duplication"}
+    assert timing_tests(PRODUCTION.folder) == {
+        "part1::test_encode_linear_time", "part3::test_merges_do_not_recount",
+        "part3::test_best_pair_without_scanning", "part3::test_training_time_ignores_duplication"}
+    assert is_timing_test(PRODUCTION, "part3::test_merges_do_not_recount[2]")
+    (tmp_path / "helpers.py").write_text(
+        "def measure(student):\n    return growth(student, lambda turn: 1, lambda turn: 2)\n")
+    (tmp_path / "test_part1.py").write_text(
+        "def cost(student):\n    return measure(student)\n\n"
+        "def test_quiet_name(student):\n    assert cost(student) < 4\n\n"
+        "def test_linear_time_in_name_only(student):\n    assert student\n")
+    (tmp_path / "test_extra.py").write_text(
+        "PART = 2\n\ndef test_other(student):\n    check(measure(student))\n")
+    assert timing_tests(tmp_path) == {"part1::test_quiet_name", "part2::test_other"}
+
+
+def test_every_slow_variant_is_meant_for_a_timing_test_and_compiles():
+    from autograder.validity.timing_stability import submission, variants
+
+    for a in (TOKENIZATION, PRODUCTION):
+        timed = timing_tests(a.folder)
+        for name, (override, meant_for) in variants(a).items():
+            compile(submission(a, override), name, "exec")
+            if name != "reference":
+                assert [t for t in timed if meant_for.search(t)], f"{a.name}: {name}"
 
 
 def test_tiny_mutation_run_end_to_end(tmp_path):

@@ -74,7 +74,8 @@ def grade_mutant(a: Assignment, mutant: Mutant, workdir: Path, timeout: float) -
     """Grade one mutant; grade again once after a grader error or when only timing tests failed."""
     record = grade_source(a, mutant.source, f"mutant-{mutant.index:04d}", workdir, timeout)
     failed = record["failed"]
-    timing_only = record["status"] == "graded" and failed and all(map(is_timing_test, failed))
+    timing_only = (record["status"] == "graded" and failed
+                   and all(is_timing_test(a, test) for test in failed))
     if timing_only or record["grader_error"]:
         again = grade_source(a, mutant.source, f"mutant-{mutant.index:04d}b", workdir, timeout)
         record = {**again, "regraded": True, "first_failed": failed, "first_error": record["error"]}
