@@ -7,6 +7,7 @@ in its process group and its workers in sessions of their own are killed; a dead
 is a grading error and is replaced, and its runs' workers die with it.
 """
 
+import contextlib
 import os
 import signal
 import tempfile
@@ -92,6 +93,25 @@ def gone_soon(pid: int, seconds: float = 5.0) -> bool:
     return not alive(pid)
 
 
+def written_pid(path: Path, seconds: float = 30.0) -> int:
+    """The pid a run writes into ``path``, once it is there."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError, ValueError):
+            return int(path.read_text())
+        time.sleep(0.05)
+    raise AssertionError(f"nothing written into {path}")
+
+
+def run_to_end(folder: Path, env: dict[str, str], name: str, **zygote_env: str) -> int:
+    """Fork one run, wait for it and finish it: its exit code."""
+    warm, started = start(folder, env, name, zygote_env)
+    try:
+        return started.wait(60)
+    finally:
+        zygote.finish(warm, started)
+
+
 def test_each_run_starts_from_the_zygote_and_sees_no_other_run(suite):
     seen = []
     for name in ("first", "second"):
@@ -112,52 +132,30 @@ def test_each_run_starts_from_the_zygote_and_sees_no_other_run(suite):
 
 def test_what_a_run_leaves_in_its_group_is_killed(suite):
     out = suite.parent / "linger.out"
-    warm, started = start(suite, {"OUT": str(out), "LINGER": "1"}, "linger")
-    try:
-        assert started.wait(60) == 0
-    finally:
-        zygote.finish(warm, started)
+    assert run_to_end(suite, {"OUT": str(out), "LINGER": "1"}, "linger") == 0
     assert gone_soon(int(out.read_text()))
 
 
-def test_a_run_over_its_time_is_stopped_with_its_group(suite):
-    out = suite.parent / "hang.out"
-    warm, started = start(suite, {"OUT": str(out), "LINGER": "1", "HANG": "1"}, "hang")
+@pytest.mark.parametrize("child", ["LINGER", "WORKER"])  # in the run's group; in a session
+def test_a_run_over_its_time_is_stopped_with_what_it_started(suite, child):
+    pid_file = suite.parent / f"{child}.pid"
+    env = {"OUT": str(suite.parent / "hang.out"), child: "1", "HANG": "1"}
+    env["OUT" if child == "LINGER" else child] = str(pid_file)
+    warm, started = start(suite, env, f"hang-{child}")
     try:
-        deadline = time.monotonic() + 30
-        while not out.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        pid = written_pid(pid_file)
         assert started.wait(0.5) is None  # still running
     finally:
         zygote.finish(warm, started)  # what grade_file does past its timeout
-    assert gone_soon(started.pid) and gone_soon(int(out.read_text()))
+    assert gone_soon(started.pid) and gone_soon(pid)
 
 
 def test_a_runs_workers_are_killed_when_it_ends(suite):
     # A worker starts a session of its own: the run's process group does not hold it.
     pid_file = suite.parent / "worker.pid"
-    warm, started = start(suite, {"OUT": str(suite.parent / "worker.out"), "WORKER": str(pid_file)},
-                           "worker")
-    try:
-        assert started.wait(60) == 0, (suite.parent / "worker.err").read_text()
-    finally:
-        zygote.finish(warm, started)
+    env = {"OUT": str(suite.parent / "worker.out"), "WORKER": str(pid_file)}
+    assert run_to_end(suite, env, "worker") == 0, (suite.parent / "worker.err").read_text()
     assert gone_soon(int(pid_file.read_text()))
-
-
-def test_a_runs_workers_are_killed_with_it_past_its_time(suite):
-    pid_file = suite.parent / "hung.pid"
-    warm, started = start(suite, {"OUT": str(suite.parent / "hung.out"),
-                                  "WORKER": str(pid_file), "HANG": "1"}, "hung")
-    try:
-        deadline = time.monotonic() + 30
-        while not pid_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.2)  # the file is written
-        assert started.wait(0.5) is None  # still running
-    finally:
-        zygote.finish(warm, started)  # what grade_file does past its timeout
-    assert gone_soon(started.pid) and gone_soon(int(pid_file.read_text()))
 
 
 def test_a_run_that_ends_leaves_another_runs_workers_alone(suite):
@@ -167,10 +165,7 @@ def test_a_run_that_ends_leaves_another_runs_workers_alone(suite):
     warm, busy = start(suite, {"OUT": str(suite.parent / "busy.out"),
                                "WORKER": str(pid_file), "HANG": "1"}, "busy")
     try:
-        deadline = time.monotonic() + 30
-        while not pid_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.2)  # the file is written
+        worker = written_pid(pid_file)
         other, quick = start(suite, {"OUT": str(suite.parent / "quick.out")}, "quick")
         assert other is warm
         try:
@@ -178,21 +173,17 @@ def test_a_run_that_ends_leaves_another_runs_workers_alone(suite):
         finally:
             zygote.finish(other, quick)
         time.sleep(0.5)  # the zygote has swept by now
-        assert busy.wait(0) is None and alive(int(pid_file.read_text()))
+        assert busy.wait(0) is None and alive(worker)
     finally:
         zygote.finish(warm, busy)
-    assert gone_soon(int(pid_file.read_text()))
+    assert gone_soon(worker)
 
 
 def test_what_the_zygote_printed_while_loading_is_in_no_runs_output(suite):
     # A zygote of its own (a fresh environment key) whose stdout is buffered, as it is
     # unless the grader's environment sets PYTHONUNBUFFERED (an empty value unsets it).
-    warm, started = start(suite, {"OUT": str(suite.parent / "quiet.out")}, "quiet",
-                          zygote_env={"PYTHONUNBUFFERED": ""})
-    try:
-        assert started.wait(60) == 0
-    finally:
-        zygote.finish(warm, started)
+    env = {"OUT": str(suite.parent / "quiet.out")}
+    assert run_to_end(suite, env, "quiet", PYTHONUNBUFFERED="") == 0
     output = (suite.parent / "quiet.stdout").read_text()
     assert "passed" in output and "printed while loading" not in output
 
