@@ -6,6 +6,8 @@ import re
 import tomllib
 from pathlib import Path
 
+from packaging.requirements import Requirement
+
 ROOT = Path(__file__).resolve().parents[1]
 NOT_PACKAGES = {"python", "pip"}  # conda-only entries: the interpreter and its installer
 
@@ -53,22 +55,30 @@ def test_environment_and_pyproject_list_the_same_packages():
     assert conda == pip, f"only in environment.yml: {conda - pip}; only in pyproject: {pip - conda}"
 
 
-def pins(lines: list[str], separator: str) -> dict[str, str]:
-    """``{name: version}`` of the entries pinned with ``separator`` (``==``; conda: ``=``)."""
+def pip_pins(requirements: list[str]) -> dict[str, str]:
+    """``{name: version}`` of the requirements pinned with ``==``."""
     found = {}
-    for line in lines:
-        item = line.split("#", 1)[0].strip().removeprefix("- ").strip().strip('",')
-        name, sep, version = item.partition(separator)
-        if sep and version and not version.startswith("=") and name[-1:] not in "<>!~":
-            found[normalise(name)] = version.strip()
+    for line in requirements:
+        if line.strip() and not line.lstrip().startswith("#"):
+            req = Requirement(line)
+            found |= {normalise(req.name): s.version for s in req.specifier if s.operator == "=="}
+    return found
+
+
+def conda_pins() -> dict[str, str]:
+    """``{name: version}`` of environment.yml's entries pinned with conda's ``=``."""
+    found = {}
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        pinned = re.fullmatch(r"\s*- ([A-Za-z0-9._-]+)=([^=<>!~\s]+)\s*", line.split("#", 1)[0])
+        if pinned:
+            found[normalise(pinned.group(1))] = pinned.group(2)
     return found
 
 
 def test_pyproject_and_environment_pin_what_gradescope_pins():
-    gradescope = pins((ROOT / "autograder/gradescope/requirements.txt").read_text()
-                      .splitlines(), "==")
+    gradescope = pip_pins((ROOT / "autograder/gradescope/requirements.txt").read_text()
+                          .splitlines())
     assert {"hypothesis", "pytest", "numpy", "regex"} <= set(gradescope)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert pins(project["dependencies"], "==").items() >= gradescope.items()
-    conda = pins((ROOT / "environment.yml").read_text().splitlines(), "=")
-    assert conda.items() >= gradescope.items()
+    assert pip_pins(project["dependencies"]).items() >= gradescope.items()
+    assert conda_pins().items() >= gradescope.items()

@@ -175,11 +175,8 @@ def _kill_orphans() -> None:
             orphans = [pid for pid in children(os.getpid()) if pid not in _LIVE]
             if not orphans:
                 return
-            for pid in orphans:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(pid, 0)
+            kill_tree(*orphans)
+            _reap(orphans)
 
 
 # The grader's own long-lived processes below this one (the scoring zygotes,
@@ -193,18 +190,18 @@ def descendants() -> list[int]:
     return tree(os.getpid())[1:]
 
 
-def kill_descendants() -> int:
-    """Kill every process below this one (and reap those that are its children)."""
-    killed = 0
+def kill_descendants() -> None:
+    """Kill every process below this one, and reap the dead that are its children (those
+    it started, and the orphans it adopted while they died)."""
+    kill_tree(os.getpid())
     for _ in range(100):
-        found = descendants()
-        if not found:
-            return killed
-        for pid in found:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-        for pid in found:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-    return killed
+        dead = children(os.getpid())
+        if not dead:
+            return
+        _reap(dead)
+
+
+def _reap(pids: list[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
