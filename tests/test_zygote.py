@@ -10,6 +10,8 @@ is a grading error and is replaced, and its runs' workers die with it.
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -177,6 +179,43 @@ def test_a_run_that_ends_leaves_another_runs_workers_alone(suite):
     finally:
         zygote.finish(warm, busy)
     assert gone_soon(worker)
+
+
+HOPPER = """
+import os, sys, time
+end = time.time() + 8
+while time.time() < end:  # a new pid every fork, the old one gone at once
+    try:
+        if os.fork():
+            os._exit(0)
+    except OSError:
+        time.sleep(0.001)
+    with open(sys.argv[1], "w") as beat:
+        beat.write(str(time.time()))
+"""
+SWEEP = """
+import os, subprocess, sys, time
+from autograder.sandbox import cleanup
+cleanup.become_reaper()  # as the zygote is
+if os.fork() == 0:  # a run whose worker starts the hopper in a session of its own
+    os.setsid()
+    subprocess.Popen([sys.executable, "-c", sys.argv[1], sys.argv[2]])
+    time.sleep(0.5)
+    os._exit(0)
+time.sleep(0.8)
+os.waitpid(-1, os.WNOHANG)
+cleanup.kill_tree(*cleanup.children(os.getpid()), adopted=True)  # the zygote's sweep
+"""
+
+
+def test_the_sweep_kills_a_process_that_hops_from_pid_to_pid(tmp_path):
+    beat = tmp_path / "beat"
+    subprocess.run([sys.executable, "-c", SWEEP, HOPPER, str(beat)], check=True, timeout=60,
+                   cwd=Path(__file__).resolve().parents[1])
+    time.sleep(0.3)
+    last = beat.read_text()
+    time.sleep(0.5)
+    assert beat.read_text() == last, "the hopper is still alive"
 
 
 def test_what_the_zygote_printed_while_loading_is_in_no_runs_output(suite):

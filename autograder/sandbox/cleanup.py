@@ -141,20 +141,67 @@ def children(pid: int) -> list[int]:
     return [child for child, parent in parents().items() if parent == pid]
 
 
-def kill_tree(*pids: int) -> None:
-    """Kill each of ``pids`` and every process below them. Each round walks the process
-    table once, stops every process found and kills them after, so that none forks a
-    child the round has not seen; it repeats until nothing is left alive (a child may be
-    born between the walk and the stop)."""
+# Rounds in a row that must find nothing alive before ``kill_tree`` trusts that nothing is.
+QUIET_ROUNDS = 3
+
+
+def kill_tree(*pids: int, adopted: bool = False) -> None:
+    """Kill each of ``pids`` and every process below them, even one that forks to escape.
+
+    Each round walks the process table once, stops every process found and kills them
+    after, and kills their process groups whole (the kernel signals a group at once, forks
+    in flight included, so a process that forks and exits faster than a walk goes round
+    dies with its group unless it leaves it). A process that escapes a round leaves a
+    live child: below the trees, or, when this process is a reaper (``become_reaper``),
+    as a new child of its own. With ``adopted``, every child this process gains while it
+    kills counts as part of the trees: only for a caller that starts no process meanwhile
+    (the zygote between runs, a scoring process holding ``SPAWNING``). It is done after
+    ``QUIET_ROUNDS`` rounds in a row find nothing alive.
+    """
+    me, group = os.getpid(), os.getpgrp()
+    before = set(children(me)) if adopted else None
+    quiet = 0
     for _ in range(100):
         parent_of = parents()
-        found = {p for pid in pids for p in tree(pid, parent_of)} - {os.getpid()}
-        if not any(_alive(p) for p in found):
-            return
+        roots = set(pids) | ({c for c, p in parent_of.items() if p == me and c not in before}
+                             if before is not None else set())
+        found = {p for root in roots for p in tree(root, parent_of)} - {me}
+        groups = _groups(found) - {group}
         for signum in (signal.SIGSTOP, signal.SIGKILL):
-            for p in found:
+            for pid in found:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(p, signum)
+                    os.kill(pid, signum)
+        for pgid in groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
+        # One that died since the walk gave its children to this process first: they are
+        # in its list of children now.
+        late = set(_own_children()) - before if before is not None else set()
+        live = {p for p in found | late if _alive(p)}
+        quiet = 0 if live else quiet + 1
+        if quiet == QUIET_ROUNDS:
+            return
+
+
+def _groups(pids: set[int]) -> set[int]:
+    """The process groups of ``pids`` (those that still exist, zombies included)."""
+    found = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            found.add(os.getpgid(pid))
+    return found
+
+
+def _own_children() -> list[int]:
+    """This process's children, from the kernel's short lists (``/proc/self/task/*/
+    children``: microseconds, not a walk of the table); empty where there are none."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.scandir("/proc/self/task"):
+            with contextlib.suppress(OSError, ValueError), \
+                    open(f"{task.path}/children") as handle:
+                found += map(int, handle.read().split())
+    return found
 
 
 def _alive(pid: int) -> bool:
@@ -175,7 +222,7 @@ def _kill_orphans() -> None:
             orphans = [pid for pid in children(os.getpid()) if pid not in _LIVE]
             if not orphans:
                 return
-            kill_tree(*orphans)
+            kill_tree(*orphans, adopted=True)
             _reap(orphans)
 
 

@@ -167,7 +167,7 @@ def serve(sock: socket.socket) -> None:
         """Kill every child that is not a live run: the orphaned workers of ended runs."""
         orphans = [pid for pid in cleanup.children(os.getpid()) if pid not in runs]
         if orphans:
-            cleanup.kill_tree(*orphans)
+            cleanup.kill_tree(*orphans, adopted=True)
 
     def reap() -> None:
         ended = False
@@ -216,7 +216,7 @@ def serve(sock: socket.socket) -> None:
             runs[pid] = fds[0]
             _write(fds[0], str(pid))
     finally:
-        cleanup.kill_tree(*runs)
+        cleanup.kill_tree(*runs, adopted=True)
         sweep()
 
 
