@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+import textwrap
 import zipfile
 from pathlib import Path
 
@@ -158,3 +159,23 @@ def test_a_submission_that_steals_the_reference_scores_zero_on_gradescope(bundle
     (tmp_path / "submission" / "tokenization.py").write_text(STEALER)
     results = run_autograder(bundle, tmp_path)
     assert results["score"] == 0, [t["name"] for t in results["tests"] if t["score"]]
+
+
+def test_gradescope_workers_run_with_the_chosen_hash_seed(bundle, tmp_path):
+    """Part 2's encoder is right only under the main worker's seed (issue 23: before,
+    every worker had a random one and this scored Part 2 at random)."""
+    from autograder.suite.fixtures import HASH_SEED
+    from tests.test_hash_seed import hash_under
+
+    seed_bound = textwrap.dedent(f"""
+
+        class CharTokenizer(CharTokenizer):
+            def encode(self, text):
+                ids = super().encode(text)
+                return ids if hash("a") == {hash_under(HASH_SEED)} else ids[::-1] + [0]
+        """)
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "tokenization.py").write_text(
+        reference_without(TOKENIZATION, 0)[0] + seed_bound)
+    results = run_autograder(bundle, tmp_path)
+    assert results["score"] == FULL, [t["name"] for t in results["tests"] if not t["score"]]

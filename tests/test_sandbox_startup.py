@@ -87,7 +87,7 @@ def _kill_new_workers():
         for pid in os.listdir("/proc"):
             try:
                 with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    if pid.isdigit() and b"-I\\0-S\\0-\\0" in f.read():
+                    if pid.isdigit() and b"-s\\0-S\\0-P\\0-\\0" in f.read():
                         found.add(int(pid))
             except OSError:
                 pass

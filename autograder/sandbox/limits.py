@@ -279,9 +279,22 @@ def setup(level: str, python: str) -> str:
     })
 
 
+# How the worker's interpreter starts. ``-I`` (isolated mode) used to stand here; it is
+# ``-E -s -P`` and ``-E`` ignores ``PYTHONHASHSEED``, so every worker got a random hash seed
+# and set or dict order could change a grade from one run to the next. The same isolation,
+# kept otherwise: ``-s`` (no user site-packages) and ``-P`` (neither the script's folder nor
+# the working folder on ``sys.path``) are given as they are, plus ``-S`` (no site-packages
+# at all); what ``-E`` guarded against, ``PYTHON*`` variables from the grader's environment
+# (``PYTHONPATH``, ``PYTHONHOME``, ``PYTHONSTARTUP``...), cannot reach the worker because its
+# environment is ``worker_env`` alone, built from nothing: its only ``PYTHON*`` variables
+# are the hash seed the grader chose and ``PYTHONDONTWRITEBYTECODE``. ``-P`` needs
+# Python 3.11, the grader's minimum.
+WORKER_FLAGS = ("-s", "-S", "-P")
+
+
 def _wrap(level: str, python: str, args: list[str], uid: int | None = None) -> list[str]:
     """The command that starts the worker ``python ... args`` confined at ``level``."""
-    command = [python, "-I", "-S", "-", *args]  # no site-packages, no environment, no cwd
+    command = [python, *WORKER_FLAGS, "-", *args]
     if level == "basic":
         return command
     if level == "drop":
