@@ -22,7 +22,9 @@ import re
 from ..results import SubmissionResult
 
 MAX_WARNINGS = 20  # the last one says how many more there were
-WARNING_CHARS = 300
+# Room for the longest warning the engine writes (a dropped statement that three graded
+# names read: about 400 characters with long names); a longer one is cut between words.
+WARNING_CHARS = 600
 OUTPUT_CHARS = 2000
 LINE_CHARS = 300
 RENAMED = "student ID changed: "
@@ -53,11 +55,20 @@ def safe_text(text: object, limit: int | None = None, *, one_line: bool = False)
 
 def cap_warnings(warnings: list) -> list[str]:
     """At most ``MAX_WARNINGS`` warnings of ``WARNING_CHARS`` each; the last counts the rest."""
-    kept = [safe_text(w, WARNING_CHARS) for w in warnings]
+    kept = [_between_words(safe_text(w), WARNING_CHARS) for w in warnings]
     if len(kept) <= MAX_WARNINGS:
         return kept
     more = len(kept) - (MAX_WARNINGS - 1)
     return [*kept[: MAX_WARNINGS - 1], f"… and {more} more warnings"]
+
+
+def _between_words(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a space (mid-word only if it has
+    none in its second half), ending with "…"."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", limit // 2, limit - 1)
+    return text[: cut if cut > 0 else limit - 1].rstrip() + "…"
 
 
 def _deep(value: object) -> object:

@@ -622,7 +622,9 @@ class StandIns:
         self.channel.classes[name] = cls
         self.channel.owners[cls] = name
         student_init = cls.__init__ if own and cls.__init__ is not object.__init__ else None
-        properties = [m for m, kind in spec["members"].items() if kind == "property"]
+        # The reference's properties and class constants: the student's constructor may
+        # shadow them on the object (``self.unk_id = 4``); the reference's values win.
+        properties = [m for m, kind in spec["members"].items() if kind != "method"]
         saved = {}
         for member, kind in spec["members"].items():
             private = member.startswith("_") and not member.startswith("__")
@@ -688,7 +690,7 @@ class StandIns:
                 finally:
                     state["busy"] = False
                     state["left"] -= time.monotonic() - start
-                for name in properties:  # the reference computes these
+                for name in properties:  # the reference computes or holds these
                     getattr(self, "__dict__", {}).pop(name, None)
             reference_init(self, *args, **kwargs)
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from autograder.sandbox import Remote, StudentError
 
-from .evidence import compared, evidence, outline, type_label
+from .evidence import compared, evidence, exception_detail, outline, type_label
 
 # --- messages and reply checks --------------------------------------------------------
 
@@ -123,7 +123,7 @@ class Failures:
         except StudentError as exc:
             message = getattr(exc, "student_message", None) or (
                 f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
-                + (f": {evidence(clip(exc.message))}" if exc.message.strip() else ""))
+                + exception_detail(exc.type_name, exc.message))
             self.messages.append(message)
 
     def report(self) -> None:
@@ -226,7 +226,7 @@ def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) ->
     except StudentError as exc:
         if exc.is_a(kind_name):
             return exc
-        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
+        detail = exception_detail(exc.type_name, exc.message)
         raise AssertionError(
             f"{what} should raise {kind_name}, but it raised {type_label(exc.type_name)}{detail}"
         ) from None

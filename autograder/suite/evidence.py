@@ -19,10 +19,16 @@ student could choose to spell out an input. What remains is the pass/fail patter
 the outline of a reply shown on its own (a wrong type, a length): a few bits per test.
 
 Type names that no input can have chosen (builtins, the spec's names, the names the
-submission's source defines: ``STATIC_NAMES``, completed by fixtures.py) stay plain.
+submission's source defines: ``STATIC_NAMES``, completed by fixtures.py) stay plain. So
+does a ``NameError``'s message when every name in it occurs in the submission's own
+source (``SOURCE_NAMES``, also completed by fixtures.py): the student wrote that name
+before any input existed, so it cannot carry one (``exception_detail``). And a number
+compared with the expected one says by which power of ten it is off (``compared``).
+The README's "What feedback shows" states the policy for every message class.
 """
 
 import builtins
+import math
 import re
 
 OPEN, SEP, CLOSE = "\ue000", "\ue002", "\ue001"
@@ -32,6 +38,12 @@ PIECE = re.compile(f"{OPEN}([^{CLOSE}]*)(?:{CLOSE}|$)")
 HIDDEN_NOTE = "(A hidden test: its inputs and the values computed from them are not shown.)"
 
 STATIC_NAMES = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
+# Every identifier of the submission's kept source (fixtures.py fills it before any test).
+SOURCE_NAMES: set[str] = set()
+# Python's own wording of a NameError, with its suggestion (3.10+).
+_IDENTIFIER = "([A-Za-z_][A-Za-z0-9_]*)"
+_NAME_ERROR = re.compile(
+    rf"name '{_IDENTIFIER}' is not defined(?:\. Did you mean: '{_IDENTIFIER}'\?)?")
 
 
 def _unmarked(text: object) -> str:
@@ -49,6 +61,33 @@ def evidence(text: object, outline: str = "…") -> str:
 def type_label(name: str) -> str:
     """A type name from the worker: plain if static, else evidence."""
     return name if name in STATIC_NAMES else evidence(name, "an exception class made at run time")
+
+
+def exception_detail(type_name: str, message: str, limit: int = 200) -> str:
+    """``": message"`` of a student's exception for a message, ``""`` if it has none.
+
+    Evidence, unless it is a ``NameError`` whose names all occur in the submission's
+    source (a missing helper's name is the student's own and tells them what to fix).
+    """
+    text = " ".join(str(message).split())
+    if not text:
+        return ""
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    found = _NAME_ERROR.fullmatch(text)
+    if type_name == "NameError" and found and {
+            n for n in found.groups() if n} <= SOURCE_NAMES | set(dir(builtins)) and (
+            found.group(1) in SOURCE_NAMES):
+        return f": {text}"
+    return f": {evidence(text)}"
+
+
+def load_error(text: str) -> str:
+    """A worker's load error (``cell 9, line 3: NameError: ...``) for a warning: evidence,
+    unless it has exactly that shape and its message may show (``exception_detail``)."""
+    found = re.fullmatch(r"((?:cell \d{1,5}, )?line \d{1,7}): (\w{1,50}): (.*)", text, re.S)
+    if found and not is_all_evidence(exception_detail(found.group(2), found.group(3))[2:]):
+        return text
+    return evidence(text)
 
 
 def _count(n: int, what: str) -> str:
@@ -106,6 +145,9 @@ def compared(got: object, expected: object) -> str:
     article = "an" if kind[:1] in tuple("aeiou") else "a"
     if type(got) is not type(expected):
         return f"{article} {kind}, expected {outline(expected)}"
+    off = _magnitude(got, expected)
+    if off:
+        return f"{article} {kind} {off}"
     try:
         mine, theirs = len(got), len(expected)  # type: ignore[arg-type]
     except TypeError:
@@ -114,6 +156,39 @@ def compared(got: object, expected: object) -> str:
         return f"{article} {kind} of the expected length ({outline(expected)}) but other content"
     longer = "shorter" if mine < theirs else "longer"
     return f"{article} {kind} {longer} than expected ({outline(expected)})"
+
+
+# The largest power of ten a message names; past it, "over". Each failed comparison of
+# numbers thus says at most one of 2 * MAX_POWER + 3 things (about 4.7 bits).
+MAX_POWER = 12
+
+
+def _magnitude(got: object, expected: object) -> str:
+    """How far a number is from the expected one, as a power of ten ("about 1,000 times
+    the expected value"), or ``""`` when that says nothing useful.
+
+    Only the ratio's order of magnitude is said, never the ratio: the student knows their
+    reply, so an exact ratio would give away the expected value, while a power of ten
+    gives its order of magnitude at most, which is what a unit slip (1,000 times, a
+    percentage) needs to be found.
+    """
+    if type(got) not in (int, float) or type(expected) not in (int, float):
+        return ""
+    if not (math.isfinite(got) and math.isfinite(expected)) or not got or not expected:
+        return ""
+    if (got > 0) != (expected > 0):
+        return "of the opposite sign to the expected value"
+    try:
+        power = round(math.log10(abs(got) / abs(expected)))
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return ""
+    if power == 0:
+        return "other than expected, within a factor of about 3 of it"
+    if abs(power) > MAX_POWER:
+        return f"over 10^{MAX_POWER} times {'larger' if power > 0 else 'smaller'} than expected"
+    times = f"{10 ** abs(power):,}"
+    return (f"about {times} times the expected value" if power > 0
+            else f"about {times} times smaller than the expected value")
 
 
 def _plain(text: str) -> str:

@@ -28,8 +28,10 @@ the same exception at once, so hypothesis reproduces it instantly while shrinkin
 """
 
 import contextlib
+import io
 import os
 import time
+import tokenize
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -43,7 +45,7 @@ from autograder.sandbox import (
     cleanup,
     limits,
 )
-from autograder.suite.evidence import STATIC_NAMES, evidence
+from autograder.suite.evidence import SOURCE_NAMES, STATIC_NAMES, load_error
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
@@ -159,7 +161,7 @@ class PartState:
         # A worker loaded after tests began may have seen hidden inputs (plugin.py).
         fresh = opened is not None
         self.config.stash[WARNINGS_KEY].extend(
-            worker.load_errors if fresh else map(evidence, worker.load_errors))
+            worker.load_errors if fresh else map(load_error, worker.load_errors))
         return worker
 
     def prestart(self, hash_seed: int, opened: Worker) -> None:
@@ -203,7 +205,18 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
         code = extract_limited(Path(path))
     # Names fixed before any input exists: the spec's and the submission's own.
     STATIC_NAMES.update(code.defined() | set(assignment_of(pytestconfig).part_of))
+    SOURCE_NAMES.update(source_identifiers(code))
     return code
+
+
+def source_identifiers(code: StudentCode) -> set[str]:
+    """Every identifier (name token) of the submission's kept statements."""
+    found: set[str] = set()
+    for statement in code.statements:
+        with contextlib.suppress(tokenize.TokenError, SyntaxError):
+            found |= {t.string for t in tokenize.generate_tokens(
+                io.StringIO(statement.source).readline) if t.type == tokenize.NAME}
+    return found
 
 
 def _quietly(start, *args) -> None:

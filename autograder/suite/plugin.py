@@ -55,7 +55,12 @@ from autograder.assignment import Assignment, UnknownAssignment, load
 from autograder.results import VISIBILITIES
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
 from autograder.suite.checks import raised_at
-from autograder.suite.evidence import evidence, is_all_evidence, render, type_label
+from autograder.suite.evidence import (
+    exception_detail,
+    is_all_evidence,
+    render,
+    type_label,
+)
 
 MESSAGE_LIMIT = 1500
 # fixtures.py appends worker load errors here; they become the result's warnings.
@@ -139,11 +144,21 @@ def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
     trip to the scoring process per call: 15,000 for one training that calls a helper which
     is right, of a part whose other helper is wrong; a name that is right needs none).
     A test judges the names of its ``grades`` marker, else every name of its part, so a
-    part whose tests say nothing trusts a name only once the whole part has passed."""
+    part whose tests say nothing trusts a name only once the whole part has passed.
+
+    Trusting a class brings back all of the student's members, those another part grades
+    (``METHOD_PART``: Part 4's ``CharTokenizer.build_vocab``) included, so a class is
+    trusted only once every such part has passed too: else the student's own constructor
+    would call their wrong method, and a bug of that part would cost ``part`` as well."""
     outcomes = config.stash.get(OUTCOMES_KEY, {})
-    part_of_name = assignment_of(config).part_of
-    return {name for name, o in outcomes.items()
-            if part_of_name[name] != part and 0 < o["total"] == o["passed"]}
+    a = assignment_of(config)
+    passed = {name for name, o in outcomes.items() if 0 < o["total"] == o["passed"]}
+
+    def whole(other: int) -> bool:
+        return other == part or all(n in passed for n, p in a.part_of.items() if p == other)
+
+    return {name for name in passed if a.part_of[name] != part and all(
+        whole(p) for (cls, _), p in a.method_part.items() if cls == name)}
 
 
 def judged_names(item: pytest.Item) -> tuple[str, ...]:
@@ -224,7 +239,7 @@ def student_message(exc: BaseException, where: str = "") -> str:
     if isinstance(message, str) and message:
         return _clip(message)
     if isinstance(exc, StudentError):
-        detail = f": {evidence(exc.message)}" if exc.message.strip() else ""
+        detail = exception_detail(exc.type_name, exc.message, MESSAGE_LIMIT)
         return _clip(f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail}")
     if isinstance(exc, WorkerFailure):
         if exc.kind == "timeout":

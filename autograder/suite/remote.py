@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from autograder.sandbox import Remote, StudentError, WorkerFailure
 
-from .checks import check, clip, raised_at, show
-from .evidence import evidence, type_label
+from .checks import check, raised_at, show
+from .evidence import exception_detail, type_label
 
 # --- values that stay in the worker ---------------------------------------------------
 # Everything below uses only the worker's own requests (``map``, ``attrs``, ``put`` and
@@ -68,7 +68,7 @@ def many(student, func: str | Remote, *columns: list, describe=None) -> list:
                 where = describe(row) if describe else show(row if len(row) > 1 else row[0])
                 exc.student_message = (  # type: ignore[attr-defined]
                     f"your code raised {type_label(exc.type_name)}{raised_at(exc)}"
-                    + (f": {evidence(clip(exc.message))}" if exc.message else "")
+                    + exception_detail(exc.type_name, exc.message)
                     + f" (for {where})"
                 )
                 raise
@@ -90,7 +90,7 @@ def decode_of_encode(student, encode: Remote, decode: Remote, objects: list | No
         results = student.map(decode, *before, ids)
     except StudentError as exc:
         where = show(texts[0]) if len(texts) == 1 else "one of the texts"
-        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
+        detail = exception_detail(exc.type_name, exc.message)
         exc.student_message = (  # type: ignore[attr-defined]
             f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} "
             f"(in decode(encode({where})))")

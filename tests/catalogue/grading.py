@@ -9,6 +9,11 @@ method into the student's class; odd bundles add it the notebook way, as a later
 ``class X(X)`` (see ``submission_source``). ``CATALOGUE_SOLO=1`` grades every entry
 alone instead (the strictest isolation check; slower).
 
+A bundle's other bugs can hide a leak: a Part 4 bug that leaks into Part 5 through the
+student's Part 2 class leaks only when Part 2 passes. So for every pair of parts where
+one reaches the other (``calls.reached``), an entry of the callee that changes a name the
+caller reaches is graded alone (``apart_entries``), every other part clean.
+
 Correct submissions (the reference and differently structured alternatives) are graded
 alone and must score full marks in every part.
 """
@@ -24,6 +29,7 @@ import jupytext
 
 from autograder.assignment import Assignment, load
 
+from .calls import defined, reached
 from .catalogue import Catalogue, Correct, Entry, reference_source, submission_source
 
 HERE = Path(__file__).resolve().parent
@@ -64,9 +70,12 @@ def plan_bundles(catalogue: Catalogue, solo: bool = False) -> list[Job]:
     if solo:
         return [Job(a, f"entry:{e.name}", ".py", submission_source(a, e.code), [e])
                 for e in entries]
+    apart = apart_entries(catalogue)
+    jobs = [Job(a, f"apart:{e.name}", ".py", submission_source(a, e.code), [e]) for e in apart]
     by_part: dict[int, list[Entry]] = defaultdict(list)
     for entry in entries:
-        by_part[entry.part].append(entry)
+        if entry not in apart:
+            by_part[entry.part].append(entry)
     count = max(len(group) for group in by_part.values())
     bundles: list[list[Entry]] = [[] for _ in range(count)]
     # Biggest parts first; each entry goes to the least loaded bundle without its part.
@@ -74,13 +83,33 @@ def plan_bundles(catalogue: Catalogue, solo: bool = False) -> list[Job]:
         for entry in by_part[part]:
             free = [b for b in bundles if all(e.part != part for e in b)]
             min(free, key=len).append(entry)
-    jobs = []
     for index, bundle in enumerate(bundles):
         codes = [e.code for e in sorted(bundle, key=lambda e: e.part)]
         # Odd bundles change methods the notebook way: a later class X(X) cell.
         source = submission_source(a, *codes, later_cells=index % 2 == 1)
         jobs.append(Job(a, f"bundle:{index:02d}", ".py", source, bundle))
     return jobs
+
+
+def apart_entries(catalogue: Catalogue) -> list[Entry]:
+    """Entries to grade alone: for each ``(caller, callee)`` pair of parts, one entry of
+    the callee (caught by the suite: no ``gap``) whose code changes a name the caller
+    reaches; fewest entries first come, most pairs each."""
+    pairs = reached(load(catalogue.assignment))
+    chosen: list[Entry] = []
+    left = set(pairs)
+
+    def covers(entry: Entry) -> set[tuple[int, int]]:
+        return {p for p in left if p[1] == entry.part and defined(entry.code) & pairs[p]}
+
+    while left:
+        best = max((e for e in catalogue.entries if not e.gap and e not in chosen),
+                   key=lambda e: len(covers(e)), default=None)
+        if best is None or not covers(best):
+            break  # no entry for the rest: ``test_every_calling_pair_is_graded_apart`` says so
+        chosen.append(best)
+        left -= covers(best)
+    return chosen
 
 
 def grade_all(jobs: list[Job], directory: Path, workers: int) -> dict[str, dict]:

@@ -32,6 +32,20 @@ def p4_build_vocab_unsorted(bug, ref):
 
 @wrong(
     4,
+    "the vocabulary keeps the characters in the order the corpus first shows them",
+    """
+    class CharTokenizer(CharTokenizer):
+        def build_vocab(self, corpus):
+            seen = dict.fromkeys(ch for text in corpus for ch in text)
+            self._set_vocab(list(seen))
+    """,
+)
+def p4_build_vocab_first_seen_order(bug, ref):
+    differs(bug, ref, lambda ns: built(ns, ["the quick brown fox jumps"]).vocab)
+
+
+@wrong(
+    4,
     "build_vocab adds the new characters to the vocabulary the tokenizer already has",
     """
     class CharTokenizer(CharTokenizer):
