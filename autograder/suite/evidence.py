@@ -183,7 +183,7 @@ def _magnitude(got: object, expected: object) -> str:
     except (OverflowError, ValueError, ZeroDivisionError):
         return ""
     if power == 0:
-        return "other than expected, within a factor of about 3 of it"
+        return "other than expected, of the same order of magnitude"
     if abs(power) > MAX_POWER:
         return f"over 10^{MAX_POWER} times {'larger' if power > 0 else 'smaller'} than expected"
     times = f"{10 ** abs(power):,}"
