@@ -28,8 +28,12 @@ The README's "What feedback shows" states the policy for every message class.
 """
 
 import builtins
+import contextlib
+import io
 import math
 import re
+import tokenize
+from collections.abc import Iterable
 
 OPEN, SEP, CLOSE = "\ue000", "\ue002", "\ue001"
 MARKS = (OPEN, SEP, CLOSE)
@@ -79,6 +83,16 @@ def exception_detail(type_name: str, message: str, limit: int = 200) -> str:
             found.group(1) in SOURCE_NAMES):
         return f": {text}"
     return f": {evidence(text)}"
+
+
+def identifiers(sources: Iterable[str]) -> set[str]:
+    """Every identifier (name token) of ``sources``, for ``SOURCE_NAMES``."""
+    found: set[str] = set()
+    for source in sources:
+        with contextlib.suppress(tokenize.TokenError, SyntaxError):
+            found |= {t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                      if t.type == tokenize.NAME}
+    return found
 
 
 def load_error(text: str) -> str:

@@ -28,10 +28,8 @@ the same exception at once, so hypothesis reproduces it instantly while shrinkin
 """
 
 import contextlib
-import io
 import os
 import time
-import tokenize
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -45,7 +43,7 @@ from autograder.sandbox import (
     cleanup,
     limits,
 )
-from autograder.suite.evidence import SOURCE_NAMES, STATIC_NAMES, load_error
+from autograder.suite.evidence import SOURCE_NAMES, STATIC_NAMES, identifiers, load_error
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
@@ -205,18 +203,8 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
         code = extract_limited(Path(path))
     # Names fixed before any input exists: the spec's and the submission's own.
     STATIC_NAMES.update(code.defined() | set(assignment_of(pytestconfig).part_of))
-    SOURCE_NAMES.update(source_identifiers(code))
+    SOURCE_NAMES.update(identifiers(st.source for st in code.statements))
     return code
-
-
-def source_identifiers(code: StudentCode) -> set[str]:
-    """Every identifier (name token) of the submission's kept statements."""
-    found: set[str] = set()
-    for statement in code.statements:
-        with contextlib.suppress(tokenize.TokenError, SyntaxError):
-            found |= {t.string for t in tokenize.generate_tokens(
-                io.StringIO(statement.source).readline) if t.type == tokenize.NAME}
-    return found
 
 
 def _quietly(start, *args) -> None:
