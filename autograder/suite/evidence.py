@@ -188,14 +188,12 @@ def _magnitude(got: object, expected: object) -> str:
     """
     if type(got) not in (int, float) or type(expected) not in (int, float):
         return ""
-    if not (math.isfinite(got) and math.isfinite(expected)) or not got or not expected:
+    finite = all(type(v) is int or math.isfinite(v) for v in (got, expected))
+    if not finite or not got or not expected:
         return ""
     if (got > 0) != (expected > 0):
         return "of the opposite sign to the expected value"
-    try:
-        power = round(math.log10(abs(got) / abs(expected)))
-    except (OverflowError, ValueError, ZeroDivisionError):
-        return ""
+    power = round(math.log10(abs(got)) - math.log10(abs(expected)))  # no overflow
     if power == 0:
         return "other than expected, of the same order of magnitude"
     if abs(power) > MAX_POWER:

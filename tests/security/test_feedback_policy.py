@@ -15,6 +15,8 @@ import pytest
 
 from autograder.report.safe import WARNING_CHARS, cap_warnings
 from autograder.sandbox.reference import reference_without
+from autograder.suite import evidence as evidence_module
+from autograder.suite.evidence import compared, exception_detail, is_all_evidence, load_error
 from autograder.suite.run import grade_file
 from tests.course import PRODUCTION, TOKENIZATION
 
@@ -124,3 +126,33 @@ def test_the_warning_that_names_a_dropped_helper_is_whole(tmp_path):
     long = cap_warnings([warning * 3])[0]
     assert len(long) <= WARNING_CHARS and long.endswith("…") and long[-2] != " "
     assert (warning * 3).startswith(long[:-1]) and (warning * 3)[len(long) - 1] == " "
+
+
+@pytest.mark.parametrize(("got", "expected", "said"), [
+    (3200.0, 3.2, "a float about 1,000 times the expected value"),
+    (0.0032, 3.2, "a float about 1,000 times smaller than the expected value"),
+    (-1.0, 2.0, "a float of the opposite sign to the expected value"),
+    (2.0, 3.0, "a float other than expected, of the same order of magnitude"),
+    (1e300, 1e-300, "a float over 10^12 times larger than expected"),
+    (0.0, 3.0, "a float other than expected"),
+    (float("inf"), 3.0, "a float other than expected"),
+    (5, 50, "an int about 10 times smaller than the expected value"),
+    (10**400, 3, "an int over 10^12 times larger than expected"),
+    (True, 1.0, "a bool, expected a float"),
+])
+def test_a_number_is_told_by_its_power_of_ten(got, expected, said):
+    assert compared(got, expected) == said
+
+
+def test_a_name_error_shows_only_names_of_the_source(monkeypatch):
+    monkeypatch.setattr(evidence_module, "SOURCE_NAMES", {"helper", "cost"})
+    assert exception_detail("NameError", "name 'helper' is not defined") == (
+        ": name 'helper' is not defined")
+    for kind, message in [("NameError", "name 'secret' is not defined"),
+                          ("ValueError", "name 'helper' is not defined"),
+                          ("NameError", "name 'helper' is not defined; secret"),
+                          ("NameError", "name 'cost' is not defined. Did you mean: 'secret'?")]:
+        assert is_all_evidence(exception_detail(kind, message)[2:]), (kind, message)
+    assert load_error("cell 3, line 1: NameError: name 'helper' is not defined") == (
+        "cell 3, line 1: NameError: name 'helper' is not defined")
+    assert is_all_evidence(load_error("cell 3: NameError: name 'secret' is not defined"))
