@@ -147,9 +147,9 @@ def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
     part whose tests say nothing trusts a name only once the whole part has passed.
 
     Trusting a class brings back all of the student's members, those another part grades
-    (``METHOD_PART``: Part 4's ``CharTokenizer.build_vocab``) included, so a class is
-    trusted only once every such part has passed too: else the student's own constructor
-    would call their wrong method, and a bug of that part would cost ``part`` as well."""
+    (``METHOD_PART``) included, so a class is trusted only once every such part has
+    passed too: else the student's own constructor could call their wrong method of that
+    part, and its bug would cost ``part`` as well."""
     outcomes = config.stash.get(OUTCOMES_KEY, {})
     a = assignment_of(config)
     passed = {name for name, o in outcomes.items() if 0 < o["total"] == o["passed"]}
