@@ -30,7 +30,7 @@ from .stats import ClassStats
 from .summary import console_summary, summary_markdown
 
 RESERVED = {"grades.csv", "summary.md", "score_histogram.png", "part_means.png",
-            "test_pass_rates.png", ".cache"}
+            "test_pass_rates.png", ".cache", "history", "regrade.csv", "regrade.md"}
 
 
 @dataclass
