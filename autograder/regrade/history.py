@@ -10,8 +10,9 @@ leaves the previous reports in place.
 
 ``mark_regraded`` then gives each result its ``regraded`` note (``results.Regraded``) for
 the feedback page: the previous grade is the newest one in the history that is a
-different grading of that student (another ``graded_at``; a result taken from the cache
-is the same grading, so a rerun does not hide why a grade changed last time).
+different grading of that student (another time, file or suite: ``same_grading``; a
+result taken from the cache is the same grading, so a rerun does not hide why a grade
+changed last time).
 """
 
 import json
@@ -94,6 +95,13 @@ def regraded_lines(old: Student, new: Student) -> list[str]:
     return [_line(test) for test in compare_students(old, new).tests]
 
 
+def same_grading(old: dict, new: dict) -> bool:
+    """Whether two provenances are one grading: one time, one file, one suite (a result
+    from the cache is shared by every file with the same bytes, so the time alone is not)."""
+    keys = ("graded_at", "submission_sha256", "suite_fingerprint")
+    return all(old.get(key) == new.get(key) for key in keys)
+
+
 def mark_regraded(results: list[SubmissionResult], out: Path) -> None:
     """Set ``regraded`` on each result that has a previous grade in ``out``'s history."""
     folders = sorted((p for p in (Path(out) / HISTORY).glob("*") if p.is_dir()), reverse=True)
@@ -109,7 +117,7 @@ def mark_regraded(results: list[SubmissionResult], out: Path) -> None:
                     reports[folder] = None
             report = reports[folder]
             old = report.students.get(new.student_id) if report else None
-            if old is None or (at and old.provenance.get("graded_at") == at):
+            if old is None or (at and same_grading(old.provenance, new.provenance)):
                 continue
             result["regraded"] = {"at": at, "previous_at": old.provenance.get("graded_at", ""),
                                   "tests": regraded_lines(old, new)}

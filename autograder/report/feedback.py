@@ -115,10 +115,17 @@ def _test_rows(test: TestResult) -> str:
     return row
 
 
+def _when(stamp: str) -> str:
+    """``2026-11-26T20:40:00Z`` as ``2026-11-26 20:40 UTC``."""
+    if len(stamp) == 20 and stamp[10] == "T" and stamp.endswith("Z"):
+        return f"{stamp[:10]} {stamp[11:16]} UTC"
+    return stamp
+
+
 def _regraded_box(regraded: Regraded) -> str:
     previous = regraded["previous_at"]
-    since = f" (previous grade: {escape(previous)})" if previous else ""
-    head = f"<b>Regraded on {escape(regraded['at'])}</b>{since}."
+    since = f" (previous grade: {escape(_when(previous))})" if previous else ""
+    head = f"<b>Regraded on {escape(_when(regraded['at']))}</b>{since}."
     if not regraded["tests"]:
         return f'<div class="box regraded">{head} No test changed since the previous grade.</div>'
     items = "".join(f"<li>{escape(line)}</li>" for line in regraded["tests"])
