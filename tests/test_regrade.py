@@ -116,7 +116,7 @@ def test_a_replaced_submission_names_that_student_and_its_tests(copy, sources):
                 "parts_changed": "", "tests_changed": ""}}
     assert table["'" + ODD]["delta"] == "0" and table["history"]["delta"] == "0"
     report = (out / "regrade.md").read_text(encoding="utf-8")
-    assert "## cy: 7 → 10 (+3)" in report and "count\\_words counts every word" in report
+    assert "### cy: 7 → 10 (+3)" in report and "count\\_words counts every word" in report
     # The previous reports are all kept, the "history" student's folder too.
     assert rows(history[0] / "grades.csv")["cy"]["total"] == "7"
     assert (history[0] / "_history" / "results.json").is_file()
@@ -210,3 +210,26 @@ def test_a_hand_edited_grades_csv(copy):
     (edited / "grades.csv").unlink()
     done = run("diff", out, edited)
     assert done.returncode == 2 and "no grades.csv" in done.stderr
+
+
+def test_a_real_assignment_regrade(tmp_path):
+    """The course's first assignment on its samples: bob resubmits alice's notebook."""
+    tree = tmp_path / "submitted"
+    for student in (ROOT / "samples" / "submitted").iterdir():
+        if (student / "tokenization").is_dir():
+            shutil.copytree(student / "tokenization", tree / student.name / "tokenization")
+    out = tmp_path / "out"
+    grade(tree, out, load("tokenization").folder)
+    before = json.loads((out / "bob_buggy" / "results.json").read_text(encoding="utf-8"))
+    failed = sorted(t["extra_data"]["id"] for t in before["tests"] if t["status"] == "failed")
+    assert failed, "bob_buggy should fail some test"
+    shutil.copyfile(tree / "alice_correct" / "tokenization" / "tokenization.ipynb",
+                    tree / "bob_buggy" / "tokenization" / "tokenization.ipynb")
+    done = grade(tree, out, load("tokenization").folder)
+    table = changed(out / "regrade.csv")
+    assert list(table) == ["bob_buggy"], done.stdout
+    assert table["bob_buggy"]["new_total"] == "100"
+    assert table["bob_buggy"]["tests_changed"].split(";") == failed
+    assert "1 changed (1 up, 0 down" in done.stdout and "submission changed (sha" in done.stdout
+    page = (out / "bob_buggy" / "feedback.html").read_text(encoding="utf-8")
+    assert page.count("→ passed") == len(failed)

@@ -27,7 +27,8 @@ from .compare import Diff, StudentChange, TestChange
 from .folder import Outcome
 
 COLUMNS = ("student_id", "old_total", "new_total", "delta", "parts_changed", "tests_changed")
-LARGEST = 5  # changes listed in the summary
+LARGEST = 5  # changes listed in the terminal summary
+TESTS = 10  # tests listed there
 MESSAGE = 300  # characters of a test's message in regrade.md
 
 
@@ -66,41 +67,83 @@ def regrade_csv(result: Diff) -> str:
 
 
 def _movement(change: StudentChange) -> str:
+    """``7 → 10 (+3)``; "no score" for a side without one."""
     old = _total(change.old.total if change.old else None) or "no score"
     new = _total(change.new.total if change.new else None) or "no score"
     delta = change.delta
     return f"{old} → {new}" + (f" ({_signed(delta)})" if delta else "")
 
 
-def summary_lines(result: Diff) -> list[str]:
-    """What the diff found, for the terminal and the top of ``regrade.md``."""
+def _ranked(result: Diff) -> list[StudentChange]:
+    """Changed students whose total moved, largest first (a score on one side only first)."""
+    moved = [c for c in result.changed if c.delta != 0]
+    return sorted(moved, key=lambda c: (c.delta is not None, -abs(c.delta or 0), c.student_id))
+
+
+def _tests_ranked(result: Diff) -> list[tuple[str, tuple[int, int, int]]]:
+    return sorted(result.flips().items(), key=lambda item: (-item[1][2], item[0]))
+
+
+def _counts(result: Diff) -> str:
     both, changed = result.both, result.changed
     deltas = [c.delta for c in changed if c.delta]
     up, down = sum(d > 0 for d in deltas), sum(d < 0 for d in deltas)
+    return (f"{len(both)} students compared: {len(changed)} changed ({up} up, {down} down, "
+            f"{len(changed) - up - down} with the same total), "
+            f"{len(both) - len(changed)} unchanged.")
+
+
+def summary_lines(result: Diff) -> list[str]:
+    """What the diff found, for the terminal (``regrade.md`` says all of it)."""
     lines = [f"Regrade of {result.new.assignment}: {result.old.folder} → {result.new.folder}",
-             f"{len(both)} students compared: {len(changed)} changed ({up} up, {down} down, "
-             f"{len(changed) - up - down} with the same total), "
-             f"{len(both) - len(changed)} unchanged."]
-    reasons = Counter(c.reason for c in changed)
+             _counts(result)]
+    reasons = Counter(c.reason for c in result.changed)
     lines += [f"  why: {why}: {n} student{'s' * (n != 1)}" for why, n in reasons.most_common()]
-    moved = [c for c in changed if c.delta != 0]  # None: a score on one side only
-    ranked = sorted(moved, key=lambda c: (c.delta is not None, -abs(c.delta or 0),
-                                          c.student_id))[:LARGEST]
+    ranked = _ranked(result)
     if ranked:
         lines.append("Largest changes:")
-        lines += [f"  {one_line(c.student_id, 40)}: {_movement(c)}" for c in ranked]
-    flips = result.flips()
-    if flips:
+        lines += [f"  {one_line(c.student_id, 40)}: {_movement(c)}" for c in ranked[:LARGEST]]
+    tests = _tests_ranked(result)
+    if tests:
         lines.append("Tests that changed for changed students:")
         lines += [f"  {tid}: {a} pass → fail, {b} fail → pass, {n - a - b} score only"
-                  for tid, (a, b, n) in flips.items()]
-    for side, folder in (("old", result.old.folder), ("new", result.new.folder)):
-        only = result.only_in("new" if side == "old" else "old")
+                  for tid, (a, b, n) in tests[:TESTS]]
+        if len(tests) > TESTS:
+            lines.append(f"  ... and {len(tests) - TESTS} more tests (regrade.md lists them)")
+    for side, folder in (("new", result.old.folder), ("old", result.new.folder)):
+        only = result.only_in(side)
         if only:
             lines.append(f"Only in {folder} ({len(only)}): "
                          f"{', '.join(one_line(s, 40) for s in only)}")
     for report in (result.old, result.new):
         lines += [f"note ({report.folder}): {one_line(n, 300)}" for n in report.notes]
+    return lines
+
+
+def _overview_md(result: Diff) -> list[str]:
+    lines = [f"- Old: {md(str(result.old.folder), 300)}",
+             f"- New: {md(str(result.new.folder), 300)}", f"- {_counts(result)}"]
+    reasons = Counter(c.reason for c in result.changed)
+    lines += [f"- Why: {md(why)}: {n} student{'s' * (n != 1)}"
+              for why, n in reasons.most_common()]
+    for side, folder in (("new", result.old.folder), ("old", result.new.folder)):
+        only = result.only_in(side)
+        if only:
+            lines.append(f"- Only in {md(str(folder), 300)}: {', '.join(md(s) for s in only)}")
+    for report in (result.old, result.new):
+        lines += [f"- Note ({md(str(report.folder), 300)}): {md(n, 300)}" for n in report.notes]
+    ranked = _ranked(result)
+    if ranked:
+        lines += ["", "## Largest changes", "", "| student | old | new | change |",
+                  "|---|---:|---:|---:|"]
+        lines += [f"| {md(c.student_id)} | {_total(c.old.total if c.old else None)} | "
+                  f"{_total(c.new.total if c.new else None)} | "
+                  f"{'' if c.delta is None else _signed(c.delta)} |" for c in ranked]
+    tests = _tests_ranked(result)
+    if tests:
+        lines += ["", "## Tests that changed", "",
+                  "| test | pass → fail | fail → pass | score only |", "|---|---:|---:|---:|"]
+        lines += [f"| {md(tid)} | {a} | {b} | {n - a - b} |" for tid, (a, b, n) in tests]
     return lines
 
 
@@ -120,10 +163,11 @@ def _test_md(test: TestChange) -> list[str]:
 
 def regrade_markdown(result: Diff) -> str:
     """The text of ``regrade.md``."""
-    lines = [f"# Regrade: {md(result.new.assignment)}", ""]
-    lines += [md(line, 1000) + "  " for line in summary_lines(result)]
+    lines = [f"# Regrade: {md(result.new.assignment)}", "", *_overview_md(result)]
+    if result.changed:
+        lines += ["", "## Changed students"]
     for change in result.changed:
-        lines += ["", f"## {md(change.student_id)}: {_movement(change)}", "",
+        lines += ["", f"### {md(change.student_id)}: {_movement(change)}", "",
                   f"Why: {change.reason}."]
         if change.old and change.new and change.old.status != change.new.status:
             lines.append(f"Status: {md(change.old.status)} → {md(change.new.status)}"
