@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from autograder.assignment import load
+from autograder.handoff.feedback_page import load_result
+from autograder.report.feedback import feedback_html
 from autograder.sandbox.reference import reference_without
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,6 +126,8 @@ def test_a_replaced_submission_names_that_student_and_its_tests(copy, sources):
     assert "Regraded on" in page and "count_words counts every word: failed 0 / 3 → passed" \
         in page
     assert "Regraded on" not in (out / "ann" / "feedback.html").read_text(encoding="utf-8")
+    handed = load_result(out, "cy")  # the hand-off's page keeps the line
+    assert "count_words counts every word: failed 0 / 3 → passed" in feedback_html(handed, TOY)
 
 
 def test_a_suite_change_names_exactly_the_students_it_moves(copy, tmp_path):
