@@ -25,8 +25,6 @@ from .assignment import REPO, Assignment
 from .cache import grader_fingerprint
 from .results import SubmissionResult
 
-PACKAGE = "tokenization-assignment"
-
 
 @cache
 def grader_version() -> str:
@@ -39,10 +37,9 @@ def grader_version() -> str:
                 return f"git {done.stdout.strip()}"
         except (OSError, subprocess.SubprocessError):
             pass
-    try:
-        return f"version {metadata.version(PACKAGE)}"
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    for dist in metadata.packages_distributions().get(__package__ or "", []):
+        return f"version {metadata.version(dist)}"  # the distribution that installed us
+    return "unknown"
 
 
 def utc_now() -> str:
