@@ -101,7 +101,8 @@ class Diff:
         return {tid: (a, b, n) for tid, (a, b, n) in sorted(counts.items())}
 
 
-def test_changes(old: Student, new: Student) -> list[TestChange]:
+def changed_tests(old: Student, new: Student) -> list[TestChange]:
+    """The tests whose status or score moved (none unless both sides were graded)."""
     if old.status != "graded" or new.status != "graded":
         return []
     changes = []
@@ -157,7 +158,7 @@ def diff(old: Report, new: Report) -> Diff:
 
 def compare_students(old: Student, new: Student) -> StudentChange:
     """How one student's result moved from ``old`` to ``new`` (module doc)."""
-    change = StudentChange(new.student_id, old, new, test_changes(old, new),
+    change = StudentChange(new.student_id, old, new, changed_tests(old, new),
                            _part_changes(old, new))
     if change.changed:
         change.reason = reason(old, new)
