@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from .assignment import Assignment
 from .cache import ResultCache
 from .collect import Submission
+from .provenance import stamp
 from .report.safe import safe_result
 from .results import SubmissionResult, new_result
 from .sandbox import cleanup, limits
@@ -39,6 +40,7 @@ def grade_one(
                             error=sub.error or "nothing to grade")
         result["warnings"] = list(sub.notes)
         result["isolation"] = level
+        stamp(result, assignment, None)
         return safe_result(result)
     started = time.monotonic()
     try:
@@ -55,6 +57,7 @@ def grade_one(
                 hidden_visibility=hidden_visibility,
                 show_hidden_inputs=show_hidden_inputs,
             )
+            stamp(result, assignment, sub.path)  # before caching: it keeps its grading time
             if cache:
                 cache.put(sub.path, result)
     except Exception as exc:  # a grader bug must not stop the class's batch
@@ -69,6 +72,7 @@ def grade_one(
     marks = [limits.PROMISES["basic"]] if level == "basic" else []
     result["warnings"] = [*marks, *sub.notes, *result.get("warnings", [])]
     result["isolation"] = level
+    stamp(result, assignment, sub.path)
     return safe_result(result)
 
 

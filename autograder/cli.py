@@ -10,6 +10,10 @@ into DIR itself. Exit status: 0 when the batch completed, even if some submissio
 could not be graded (they are listed); 2 for a usage error; 3 when the sandbox
 did not start for some submission (the machine's fault: fix it and run again).
 
+Reports already in DIR are never overwritten: they move to ``DIR/history/`` first, and
+``grade`` ends with the diff against them (``autograder.regrade``). ``python -m autograder
+diff OLD NEW`` compares any two report folders the same way.
+
 The sandbox level (``autograder.sandbox.limits``) is never silent: it is printed
 before grading starts and written into summary.md and every result. A level below
 the best this machine should give (root as root, user namespaces otherwise) that
@@ -31,6 +35,7 @@ from .assignment import Assignment, UnknownAssignment, known, load
 from .batch import grade_all
 from .cache import ResultCache
 from .collect import UsageError, check_root, detect_assignments, find_submissions
+from .regrade import command as regrade
 from .report import console_summary, write_reports
 from .report.format import one_line, points
 from .results import VISIBILITIES, SubmissionResult
@@ -99,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="grade even if the only sandbox this machine allows is the basic "
                             "level, where student code runs as your own user (also "
                             "AUTOGRADER_ALLOW_BASIC=1); the reports say so")
+    regrade.add_parser(commands)
     return parser
 
 
@@ -218,6 +224,7 @@ def grade_batch(args: argparse.Namespace, assignment: Assignment, subs: list, ou
         progress.close()
     wall = time.monotonic() - started
     finish_students(level)
+    previous = regrade.before_reports(results, out)  # nothing is overwritten without a copy
     reports = write_reports(results, out, assignment, wall_seconds=wall, jobs=jobs)
     if level in ("drop", "basic") and limits.survivors():
         print("WARNING: student code was still running after the reports were written; "
@@ -225,6 +232,8 @@ def grade_batch(args: argparse.Namespace, assignment: Assignment, subs: list, ou
               file=sys.stderr)
         return ENVIRONMENT_FAILED
     print("\n".join(console_summary(reports.stats, str(out), wall, jobs, cached)))
+    for line in regrade.after_reports(previous, out):
+        print(line)
     broken = sum(str(r["error"]).startswith("environment:") for r in results)
     if broken:
         print(f"warning: the sandbox did not start for {broken} submission"
@@ -296,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "grade":
             return grade_command(args)
+        if args.command == "diff":
+            return regrade.diff_command(args)
     except UsageError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     return 2

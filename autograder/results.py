@@ -8,6 +8,9 @@ A ``TestResult`` is one hidden test; a ``SubmissionResult`` is one student.
 it could not be graded at all (``error`` then says why, e.g. ``"timeout"``).
 ``isolation`` names the sandbox level the student's code ran at (``root``,
 ``userns``, ``drop``, ``basic``: see ``autograder.sandbox.limits``); the batch sets it.
+``provenance`` says what graded it (``autograder.provenance``), and ``regraded``, set only
+when the reports are written, what changed for this student since their previous grade
+(``autograder.regrade.history``).
 """
 
 from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, get_args
@@ -37,6 +40,19 @@ class PartScore(TypedDict):
     max_score: float
 
 
+class Provenance(TypedDict):
+    grader: str  # "git <commit>" of the grader, else "version <x>", else "unknown"
+    suite_fingerprint: str  # cache.grader_fingerprint: every file that decides the scores
+    graded_at: str  # when the suite ran, UTC: "2026-11-26T20:40:00Z"
+    submission_sha256: str | None  # the graded file's bytes; None when there was none
+
+
+class Regraded(TypedDict):
+    at: str  # when this result was graded (its provenance's graded_at)
+    previous_at: str  # when the previous grade was given ("" if that grade does not say)
+    tests: list[str]  # one line per test whose result changed since; empty: none did
+
+
 class SubmissionResult(TypedDict):
     assignment: str  # the assignment's name: every result says what it was graded for
     student_id: str
@@ -50,6 +66,8 @@ class SubmissionResult(TypedDict):
     max_score: float
     seconds: float  # wall time of grading this submission
     isolation: NotRequired[str]  # the sandbox level the code ran at ("root", ..., "basic")
+    provenance: NotRequired[Provenance]  # what graded it (batch stamps it)
+    regraded: NotRequired[Regraded]  # set by the reports when a previous grade exists
 
 
 def new_result(assignment: "Assignment", student_id: str, source: str,

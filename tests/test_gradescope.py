@@ -142,6 +142,11 @@ def test_a_stub_in_a_nested_folder_scores_zero(bundle, tmp_path):
     results = run_autograder(bundle, tmp_path)
     assert results["score"] == 0
     assert results["tests"]
+    given = results["extra_data"]["provenance"]  # what graded it, as `grade` writes it
+    assert given["assignment"] == "tokenization" and given["isolation"] == results[
+        "extra_data"]["isolation"]
+    assert all(given[key] for key in ("grader", "suite_fingerprint", "graded_at",
+                                      "submission_sha256")), given
 
 
 def test_an_empty_upload_gets_results_that_say_why(bundle, tmp_path):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..assignment import Assignment, load
 from ..collect import NOTHING_FOUND, entry_kind, pick_file
+from ..provenance import stamp
 from ..report.gradescope import write_gradescope
 from ..report.safe import safe_result, safe_text
 from ..results import SubmissionResult, new_result
@@ -56,6 +57,7 @@ def grade_submission(root: Path, assignment: Assignment,
                         source_label=str(path.relative_to(submission)),
                         show_hidden_inputs=show_hidden_inputs)
     result["warnings"] = all_notes + result["warnings"]
+    stamp(result, assignment, path)
     return result
 
 
@@ -94,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         if level == "drop":  # setup.sh closed them already; a grader moved since may not be
             limits.close_secrets()
         result = grade_submission(root, assignment, args.show_hidden_inputs)
+        stamp(result, assignment, None)  # one found nothing to grade; a graded one keeps its
         if level == "basic":
             result["warnings"] = [limits.PROMISES["basic"], *result["warnings"]]
         if limits.exposed_secrets():

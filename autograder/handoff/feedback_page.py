@@ -3,7 +3,8 @@
 ``feedback/<student>/<assignment>/<notebook>.html`` holds the grader's page (every hidden
 test with its message, read back from the grader's ``<student>/results.json``) plus what
 the gradebook knows: the reflection's grade and comment once a TA has graded it, scores a
-TA changed, the late penalty, and the total over everything. ``timestamp.txt`` and the
+TA changed, the late penalty, and the total over everything; the grader's "regraded" note
+(which tests changed since the previous grade) is kept. ``timestamp.txt`` and the
 ``submission_secret.txt`` of an exchange submission go next to it, which is what
 ``nbgrader release_feedback`` needs to hand the page out (a page of a student who did not
 submit through the exchange gets a secret nobody holds: release_feedback then skips no
@@ -48,7 +49,15 @@ def load_result(graded: Path, student: str) -> dict | None:
         "warnings": [w[2:] for w in output if w.startswith("- ")],
         "score": data["score"], "max_score": sum(p["max_score"] for p in extra["parts"].values()),
         "seconds": data.get("execution_time", 0.0),
+        **({"regraded": extra["regraded"]} if _is_regraded(extra.get("regraded")) else {}),
     }
+
+
+def _is_regraded(value: object) -> bool:
+    """A ``regraded`` note as the grader writes it (``results.Regraded``), so the page has it."""
+    return (isinstance(value, dict) and isinstance(value.get("at"), str)
+            and isinstance(value.get("previous_at"), str) and isinstance(value.get("tests"), list)
+            and all(isinstance(line, str) for line in value["tests"]))
 
 
 def failed_tests(result: dict | None) -> dict[int, list[str]]:

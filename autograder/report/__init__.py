@@ -29,8 +29,10 @@ from .schema import check_grades_file, check_gradescope_file, result_problems
 from .stats import ClassStats
 from .summary import console_summary, summary_markdown
 
+# Names a student's folder never takes: the reports', and the regrade history's
+# (``autograder.regrade``: DIR/history/, regrade.csv, regrade.md).
 RESERVED = {"grades.csv", "summary.md", "score_histogram.png", "part_means.png",
-            "test_pass_rates.png", ".cache"}
+            "test_pass_rates.png", ".cache", "history", "regrade.csv", "regrade.md"}
 
 
 @dataclass

@@ -5,7 +5,10 @@ total, then each part with its score and every test's name, result and
 message, plus the warnings from loading the code (cells skipped, statements that
 raised). Everything that comes from a submission or a test is untrusted and goes
 through ``html.escape``; a Content-Security-Policy forbids scripts as a second
-line of defence. Tests marked ``hidden`` are counted but not listed.
+line of defence. Tests marked ``hidden`` are counted but not listed. A result graded
+again after an earlier grade (``results.Regraded``) says so near the top: when, and one
+line per test whose result changed since (hidden tests by name too: which test moved a
+grade is what a student asks about).
 
 The grader writes the autograded page; the nbgrader hand-off writes the same page with
 what was graded by hand (``HandGraded``: the reflection's grade and comment, or "not graded
@@ -19,7 +22,7 @@ from html import escape
 from pathlib import Path
 
 from ..assignment import Assignment
-from ..results import SubmissionResult, TestResult
+from ..results import Regraded, SubmissionResult, TestResult
 from .format import points
 
 CSS = """
@@ -36,6 +39,7 @@ h2 { font-size: 1.1rem; margin: 0; display: flex; justify-content: space-between
 .box { border-radius: 8px; padding: .75rem 1.25rem; margin: 1rem 0; border: 1px solid; }
 .error { background: #ffebe9; border-color: #ff8182; }
 .warn { background: #fff8c5; border-color: #d4a72c; }
+.regraded { background: #ddf4ff; border-color: #54aeff; }
 .box ul { margin: .25rem 0; padding-left: 1.25rem; }
 .box li { overflow-wrap: anywhere; }
 section { background: #fff; border: 1px solid #d0d7de; border-radius: 8px;
@@ -111,6 +115,24 @@ def _test_rows(test: TestResult) -> str:
     return row
 
 
+def _when(stamp: str) -> str:
+    """``2026-11-26T20:40:00Z`` as ``2026-11-26 20:40 UTC``."""
+    if len(stamp) == 20 and stamp[10] == "T" and stamp.endswith("Z"):
+        return f"{stamp[:10]} {stamp[11:16]} UTC"
+    return stamp
+
+
+def _regraded_box(regraded: Regraded) -> str:
+    previous = regraded["previous_at"]
+    since = f" (previous grade: {escape(_when(previous))})" if previous else ""
+    head = f"<b>Regraded on {escape(_when(regraded['at']))}</b>{since}."
+    if not regraded["tests"]:
+        return f'<div class="box regraded">{head} No test changed since the previous grade.</div>'
+    items = "".join(f"<li>{escape(line)}</li>" for line in regraded["tests"])
+    return (f'<div class="box regraded">{head} Tests that changed since the previous grade:'
+            f"<ul>{items}</ul></div>")
+
+
 def _part_section(result: SubmissionResult, part: int, title: str) -> str:
     score = result["parts"][str(part)]
     tests = [t for t in result["tests"] if int(t["part"]) == part]
@@ -156,6 +178,8 @@ def feedback_html(result: SubmissionResult, assignment: Assignment,
             f"Reason: {escape(result['error'] or 'unknown')}. "
             "Every part scores 0 until this is fixed; please contact the course staff.</div>"
         )
+    if result.get("regraded"):
+        body.append(_regraded_box(result["regraded"]))
     if result["warnings"]:
         items = "".join(f"<li>{escape(w)}</li>" for w in result["warnings"])
         body.append(

@@ -6,6 +6,12 @@ per hidden test with ``name``, ``number`` (part.test), ``score``, ``max_score``,
 ``status``, ``output``, ``tags`` and ``visibility``. Every string is declared
 ``text`` format, so nothing a student wrote is ever rendered as HTML or Markdown.
 A submission that could not be graded gets one failed test per part that says why.
+
+``extra_data.provenance`` says what graded the result: ``assignment``, ``isolation``,
+``grader`` (git commit or version), ``suite_fingerprint``, ``graded_at`` (UTC) and
+``submission_sha256`` (``autograder.provenance``); ``regrade diff`` reads it to say why a
+grade changed. ``extra_data.regraded``, when present, lists the tests that changed since
+the student's previous grade (``results.Regraded``).
 """
 
 import json
@@ -14,6 +20,8 @@ from pathlib import Path
 from ..assignment import Assignment
 from ..results import SubmissionResult
 from .schema import SchemaError, gradescope_problems
+
+PROVENANCE = ("grader", "suite_fingerprint", "graded_at", "submission_sha256")
 
 
 def overall_output(result: SubmissionResult) -> str:
@@ -66,7 +74,7 @@ def _tests(result: SubmissionResult, assignment: Assignment) -> list[dict]:
 
 def gradescope_results(result: SubmissionResult, assignment: Assignment) -> dict:
     """The ``results.json`` object of one result of ``assignment``."""
-    return {
+    data = {
         "score": round(float(result["score"]), 4),
         "execution_time": round(float(result["seconds"]), 2),
         "output": overall_output(result),
@@ -87,6 +95,14 @@ def gradescope_results(result: SubmissionResult, assignment: Assignment) -> dict
         },
         "tests": _tests(result, assignment),
     }
+    given = result.get("provenance") or {}
+    data["extra_data"]["provenance"] = {
+        "assignment": assignment.name, "isolation": result.get("isolation", "unknown"),
+        **{key: given.get(key) for key in PROVENANCE},
+    }
+    if result.get("regraded"):
+        data["extra_data"]["regraded"] = result["regraded"]
+    return data
 
 
 def write_gradescope(result: SubmissionResult, path: Path, assignment: Assignment) -> Path:
