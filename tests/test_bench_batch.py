@@ -12,6 +12,7 @@ import ast
 import json
 import os
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,7 @@ def test_two_hundred_has_the_requested_mix():
     }  # fmt: skip
 
 
+@cache  # a basis serves many submissions
 def _code(text: str, suffix: str) -> list[str]:
     """Each code cell's AST (IPython lines blanked as the grader does), or the file's."""
     if suffix != ".ipynb":
