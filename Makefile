@@ -53,9 +53,12 @@ bench: $(STAMP)
 	    $(PY) -m autograder.hidden.$$a.bench_reference || exit 1; fi; \
 	done
 
-## Scale: grade 200 generated submissions (correct, wrong, stubs, hanging, crashing) with --jobs 2.
+## Scale: grade a generated class (COUNT, default 200: half correct, a quarter wrong, 10% stubs,
+## 15% hanging or crashing) of each assignment with --jobs 2 (autograder/bench_batch/).
+COUNT ?= 200
 bench-batch: $(STAMP)
-	$(PY) -m autograder.hidden.tokenization.bench_batch --count 200 --jobs 2
+	for a in $(A); do $(PY) -m autograder.bench_batch --assignment $$a --count $(COUNT) --jobs 2 \
+	  || exit 1; done
 
 ## Validity: grade one-change mutants of the reference; writes autograder/hidden/NAME/MUTATION.md.
 mutation: $(STAMP)

@@ -25,6 +25,7 @@ and ``tests/test_preflight.py`` checks that the two agree.
 
 import ast
 import builtins
+import io
 import symtable
 import sys
 from dataclasses import dataclass, field
@@ -252,6 +253,14 @@ def _dropped_warnings(code: StudentCode, dropped: list[tuple[str, set[str]]]) ->
     return warnings[:MAX_DROPPED_WARNINGS]
 
 
+def _view(lines: list[str], node: ast.stmt) -> str:
+    """The cell as ``statement_source`` reads ``node`` in it: the statement's own lines, the
+    lines before it blank. ``ast.get_source_segment`` splits all the text it is given at
+    every call, so a whole cell of many statements would cost its size per statement."""
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    return "\n" * (first - 1) + "".join(lines[first - 1:node.end_lineno])
+
+
 def split_code(chunks: list[Chunk]) -> StudentCode:
     """Parse every chunk and keep its definitions; unparsable chunks become warnings."""
     code = StudentCode()
@@ -264,6 +273,7 @@ def split_code(chunks: list[Chunk]) -> StudentCode:
             where = f"{chunk.origin}, line {line}" if line else chunk.origin
             code.warnings.append(f"{where}: skipped, it is not valid Python ({type(exc).__name__})")
             continue
+        lines = io.StringIO(chunk.source, newline="").readlines()  # cut where ast cuts
         for node in tree.body:
             origin = f"{chunk.origin}, line {node.lineno}"
             names = kept_names(node)
@@ -271,7 +281,7 @@ def split_code(chunks: list[Chunk]) -> StudentCode:
                 dropped.append((origin, bound_names(node)))
                 continue
             try:
-                source = statement_source(chunk.source, node)
+                source = statement_source(_view(lines, node), node)
             except (RecursionError, ValueError):
                 code.warnings.append(f"{origin}: skipped, too deep")
                 continue

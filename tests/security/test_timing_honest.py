@@ -13,6 +13,8 @@ All three tricks scored their timing point on the grader before these fixes:
   ``__builtins__``, that skipped the student's slow code.
 """
 
+from collections.abc import Callable
+
 import pytest
 
 from autograder.suite.run import grade_file
@@ -157,24 +159,35 @@ class CharTokenizer(CharTokenizer):
 '''
 
 
-def grade(tmp_path, override: str) -> dict[str, dict]:
-    path = tmp_path / "student.py"
-    path.write_text(reference_source(TOKENIZATION) + "\n" + override, encoding="utf-8")
-    result = grade_file(path, "hostile", assignment=TOKENIZATION, timeout=300)
-    assert result["status"] == "graded", result["error"]
-    return {test["id"].split("::")[-1]: test for test in result["tests"] if test["part"] == 2}
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory) -> Callable[[str], dict[str, dict]]:
+    """``graded(override)``: the Part 2 tests of the reference with ``override``, graded
+    once per module (two tests judge the fake output's one grading)."""
+    done: dict[str, dict[str, dict]] = {}
+
+    def grade(override: str) -> dict[str, dict]:
+        if override not in done:
+            path = tmp_path_factory.mktemp("timing") / "student.py"
+            path.write_text(reference_source(TOKENIZATION) + "\n" + override, encoding="utf-8")
+            result = grade_file(path, "hostile", assignment=TOKENIZATION, timeout=300)
+            assert result["status"] == "graded", result["error"]
+            done[override] = {test["id"].split("::")[-1]: test
+                              for test in result["tests"] if test["part"] == 2}
+        return done[override]
+
+    return grade
 
 
 @pytest.mark.parametrize(
     "override", [HELPER_THREAD, HELPER_PROCESS, FAKE_LENGTH, BUILTINS_SWAP, LAZY_OUTPUT],
     ids=["helper_thread", "helper_process", "fake_length", "builtins_swap", "lazy_output"])
-def test_quadratic_encode_fails_its_timing_test_however_hidden(tmp_path, override):
-    tests = grade(tmp_path, override)
+def test_quadratic_encode_fails_its_timing_test_however_hidden(graded, override):
+    tests = graded(override)
     timing = tests["test_encode_linear_time"]
     assert timing["status"] == "failed", timing["output"]
 
 
-def test_the_plain_quadratic_encode_is_caught_too(tmp_path):
+def test_the_plain_quadratic_encode_is_caught_too(graded):
     """The control: the same slow code, hidden nowhere, fails on its CPU time."""
     override = "class CharTokenizer(CharTokenizer):\n" + QUADRATIC_WORK + '''
     def encode(self, text):
@@ -184,12 +197,12 @@ def test_the_plain_quadratic_encode_is_caught_too(tmp_path):
         self._slow_ids(text, out)
         return out
 '''
-    tests = grade(tmp_path, override)
+    tests = graded(override)
     assert tests["test_encode_linear_time"]["status"] == "failed"
     assert "as long as 16 encode calls" in tests["test_encode_linear_time"]["output"]
     assert tests["test_encode_matches_reference"]["status"] == "passed"
 
 
-def test_a_fake_output_fails_the_correctness_test_at_the_same_size(tmp_path):
-    tests = grade(tmp_path, FAKE_LENGTH)
+def test_a_fake_output_fails_the_correctness_test_at_the_same_size(graded):
+    tests = graded(FAKE_LENGTH)
     assert tests["test_encode_matches_reference"]["status"] == "failed"
