@@ -128,7 +128,8 @@ def _missing(stats: ClassStats) -> list[str]:
     return [*lines,
             f"These students submitted nothing for `{md(stats.assignment.name)}`: no score "
             "(empty in `grades.csv`, status `missing`), no feedback page.", "",
-            *(f"- {md(r['student_id'])}: {md(r['error'] or '')}" for r in stats.missing)]
+            *(f"- {md(r['student_id'])}: {md((r['error'] or '').split(': ', 1)[-1])}"
+              for r in stats.missing)]
 
 
 def _reflections(stats: ClassStats) -> list[str]:
