@@ -115,7 +115,7 @@ def pick_file(folder: Path, assignment: str) -> tuple[Path | None, list[str]]:
     return None, notes
 
 
-def _nothing_submitted(folder: Path) -> bool:
+def nothing_submitted(folder: Path) -> bool:
     """True when ``folder`` does not exist, or is a folder of hidden entries only."""
     kind = entry_kind(folder)
     if kind == "other":  # not there at all
@@ -125,7 +125,7 @@ def _nothing_submitted(folder: Path) -> bool:
 
 def _student_submission(root: Path, student: Path, assignment: str) -> Submission:
     folder = student / assignment
-    if _nothing_submitted(folder):
+    if nothing_submitted(folder):
         label = folder.relative_to(root).as_posix() + "/"
         why = "is empty" if folder.is_dir() else "does not exist"
         return Submission(student.name, None, label, missing=True,

@@ -18,7 +18,7 @@ import pytest
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.apps.api import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
-from test_handoff import ENV, ROOT, SAMPLES, STAMP, run
+from test_handoff import ENV, ROOT, SAMPLES, STAMP, copy_course, run
 
 from autograder.handoff.__main__ import main
 from autograder.handoff.gradebook import load_config
@@ -88,3 +88,13 @@ def test_no_reflection_wording_for_an_assignment_without_one(loop) -> None:
     assert "formgrader" not in last and "next: `nbgrader export`" in last, last
     page = (loop["course"] / "feedback" / "stub" / A / f"{A}.html").read_text()
     assert "Total over everything." in page and "graded by hand" not in page
+
+
+def test_a_missing_row_whose_files_came_later_is_skipped(loop, tmp_path, capsys) -> None:
+    course = copy_course(loop["course"], tmp_path / "course")
+    late = course / "submitted" / "absent" / A
+    late.mkdir(parents=True)
+    shutil.copy(course / "assignments" / A / f"{A}.ipynb", late)
+    assert main(["--course", str(course), "--grades", str(loop["out"] / "grades.csv")]) == 1
+    assert "says missing, but submitted/absent/production_tokenizers/ holds files now: " \
+           "grade again" in capsys.readouterr().err

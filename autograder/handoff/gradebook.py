@@ -25,7 +25,7 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from ..assignment import Assignment, load
-from ..collect import pick_file
+from ..collect import nothing_submitted, pick_file
 from ..report.format import one_line, points
 from ..report.schema import check_grades_file
 from .copies import Copy, formgrader_copy, note, reflection_text
@@ -176,7 +176,7 @@ class Handoff:
         """A student who submitted nothing: nothing is written (no submission, no page),
         unless files have appeared since grading (LookupError: grade again)."""
         submitted = self.folder(self.coursedir.submitted_directory, row.student_id)
-        if submitted.is_dir() and any(not p.name.startswith(".") for p in submitted.iterdir()):
+        if not nothing_submitted(submitted):
             where = submitted.relative_to(self.coursedir.root)
             raise LookupError(f"grades.csv says missing, but {where}/ holds files now: "
                               "grade again")
