@@ -6,7 +6,8 @@ bytes, same grader) is not graded again, so an interrupted batch resumes.
 
 Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
-``status="error"`` and the reason. Every result leaves ``grade_one`` made safe for
+``status="error"`` and the reason; a student who submitted nothing for the assignment
+gets ``status="missing"``. Every result leaves ``grade_one`` made safe for
 the reports (``report.safe.safe_result``).
 
 Every result names the sandbox level its code ran at (``isolation``). At the
@@ -36,7 +37,8 @@ def grade_one(
     """Grade one submission (or take its cached result); never raises."""
     level = limits.isolation()[0]
     if sub.path is None:
-        result = new_result(assignment, sub.student_id, sub.label, status="error",
+        result = new_result(assignment, sub.student_id, sub.label,
+                            status="missing" if sub.missing else "error",
                             error=sub.error or "nothing to grade")
         result["warnings"] = list(sub.notes)
         result["isolation"] = level

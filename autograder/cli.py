@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class Progress:
-    """Finished / failed-to-grade / remaining, and one line per student.
+    """Finished / failed-to-grade / missing (nothing submitted) / remaining, and one line
+    per student.
 
     On a terminal, a tqdm bar under the student lines. Into a file or a pipe (a batch run
     under nohup, CI), where a redrawn bar would pile up as carriage returns, each student
@@ -119,7 +120,7 @@ class Progress:
     def __init__(self, total: int, stream: TextIO | None = None) -> None:
         from tqdm import tqdm
 
-        self.failed = 0
+        self.failed = self.missing = 0
         self.stream = stream or sys.stderr
         self.bar = (tqdm(total=total, unit="sub", file=self.stream, dynamic_ncols=True)
                     if self.stream.isatty() else None)
@@ -127,12 +128,16 @@ class Progress:
     def __call__(self, result: SubmissionResult, done: int, total: int) -> None:
         if result["status"] == "graded":
             outcome = f"{points(result['score'])} / {points(result['max_score'])}"
+        elif result["status"] == "missing":
+            self.missing += 1
+            outcome = "missing (nothing submitted)"
         else:
             self.failed += 1
             outcome = f"not graded: {one_line(result['error'] or 'unknown', 80)}"
         seconds = f" ({result['seconds']:.1f} s)" if result["seconds"] else ""
         line = f"{one_line(result['student_id'], 40)}: {outcome}{seconds}"
-        counts = f"finished {done - self.failed}, failed {self.failed}, remaining {total - done}"
+        counts = (f"finished {done - self.failed - self.missing}, failed {self.failed}, "
+                  f"missing {self.missing}, remaining {total - done}")
         if self.bar is None:
             print(f"{line}  [{counts}]", file=self.stream, flush=True)
             return

@@ -12,7 +12,12 @@ notebooks) are graded too, each under its stem.
 In a student's assignment folder the notebook wins: ``<assignment>.ipynb``, else
 the only ``.ipynb``, else the first in name order (noted); then ``.py`` files by
 the same rule. A student folder with nothing gradable is still a ``Submission``,
-with ``error`` set, so the batch grades everyone else and reports it. A ``.py`` file
+with ``error`` set, so the batch grades everyone else and reports it. A student who did
+not submit this assignment is ``missing``, not a failure to grade: their folder has no
+``<assignment>/`` folder, or one holding nothing but hidden entries and tool folders (an
+empty folder, e.g. one a script made for every student). Anything else in it, even a lone
+``notes.txt`` or nbgrader's ``timestamp.txt`` of an empty ``nbgrader submit``, is a
+submission that could not be graded: the student handed something in. A ``.py`` file
 whose written reflection cannot be found gets a note (``handoff.reflection``) that the
 reports pass on to the student and the TA.
 
@@ -36,6 +41,7 @@ from .handoff.reflection import missing_warning
 from .report.safe import RENAMED, safe_text, unique_ids
 
 NOTHING_FOUND = "no notebook or .py file found"
+MISSING = "nothing submitted"
 GRADABLE = (".ipynb", ".py")
 # Folders that Jupyter, Python and git create next to notebooks: never a student.
 TOOL_FOLDERS = {".ipynb_checkpoints", "__pycache__", ".git"}
@@ -57,6 +63,7 @@ class Submission:
     label: str  # path shown in reports, relative to the batch root
     error: str | None = None
     notes: list[str] = field(default_factory=list)  # e.g. "2 notebooks found, graded a.ipynb"
+    missing: bool = False  # nothing submitted for this assignment (module docstring)
 
 
 def _is_ignored(path: Path) -> bool:
@@ -108,8 +115,21 @@ def pick_file(folder: Path, assignment: str) -> tuple[Path | None, list[str]]:
     return None, notes
 
 
+def nothing_submitted(folder: Path) -> bool:
+    """True when ``folder`` does not exist, or is a folder of hidden entries only."""
+    kind = entry_kind(folder)
+    if kind == "other":  # not there at all
+        return not folder.exists() and not folder.is_symlink()
+    return kind == "dir" and all(_is_ignored(p) for p in folder.iterdir())
+
+
 def _student_submission(root: Path, student: Path, assignment: str) -> Submission:
     folder = student / assignment
+    if nothing_submitted(folder):
+        label = folder.relative_to(root).as_posix() + "/"
+        why = "is empty" if folder.is_dir() else "does not exist"
+        return Submission(student.name, None, label, missing=True,
+                          error=f"{MISSING}: {label} {why}")
     if entry_kind(folder) == "link":
         label = folder.relative_to(root).as_posix()
         return Submission(student.name, None, label, error=f"{label} is {LINK_IGNORED}")
@@ -216,5 +236,5 @@ def _distinct(subs: list[Submission]) -> list[Submission]:
             shown = safe_text(repr(sub.student_id), one_line=True)
             notes.insert(0, f"{RENAMED}{sub.label}: the folder name {shown} is reported as "
                             f"{final} ({why})")
-        out.append(Submission(final, sub.path, sub.label, sub.error, notes))
+        out.append(Submission(final, sub.path, sub.label, sub.error, notes, sub.missing))
     return sorted(out, key=lambda s: s.student_id)

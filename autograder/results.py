@@ -5,7 +5,9 @@ result can be cached on disk and read back without trusting any code.
 
 A ``TestResult`` is one hidden test; a ``SubmissionResult`` is one student.
 ``status`` of a submission is ``"graded"`` when the suite ran, ``"error"`` when
-it could not be graded at all (``error`` then says why, e.g. ``"timeout"``).
+it could not be graded at all (``error`` then says why, e.g. ``"timeout"``), ``"missing"``
+when the student submitted nothing for the assignment (``error`` says where the batch
+looked; see ``collect``). Neither of the last two has a score.
 ``isolation`` names the sandbox level the student's code ran at (``root``,
 ``userns``, ``drop``, ``basic``: see ``autograder.sandbox.limits``); the batch sets it.
 ``provenance`` says what graded it (``autograder.provenance``), and ``regraded``, set only
@@ -57,8 +59,8 @@ class SubmissionResult(TypedDict):
     assignment: str  # the assignment's name: every result says what it was graded for
     student_id: str
     source: str  # path of the graded file, relative to the batch root
-    status: Literal["graded", "error"]
-    error: str | None  # why grading failed ("timeout", "crash", "no code found", ...)
+    status: Literal["graded", "error", "missing"]
+    error: str | None  # why there is no score ("timeout", "crash", "nothing submitted: ...")
     warnings: list[str]  # e.g. cells that did not parse, statements that raised at load
     tests: list[TestResult]
     parts: dict[str, PartScore]  # keys "1".."6"

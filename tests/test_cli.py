@@ -1,7 +1,8 @@
 """``python -m autograder grade`` end to end: real submissions, real subprocesses.
 
-A small class (a correct submission, a stub, a broken notebook and a student
-with nothing to grade) is graded once; the tests then read what it wrote.
+A small class (a correct submission, a stub, a broken notebook, a student with nothing
+to grade, and two who submitted nothing: no assignment folder, an empty one) is graded
+once; the tests then read what it wrote.
 """
 
 import csv
@@ -42,6 +43,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Complet
     copy_sample("erin_broken", tree, "broken")
     (tree / "nothing" / "tokenization").mkdir(parents=True)
     (tree / "nothing" / "tokenization" / "README.txt").write_text("no code here")
+    (tree / "absent").mkdir()  # submitted nothing at all
+    (tree / "hollow" / "tokenization" / ".ipynb_checkpoints").mkdir(parents=True)
     out = base / "out"
     return run_cli("grade", tree, "--out", out, "--jobs", "2"), out
 
@@ -54,16 +57,19 @@ def rows(out: Path) -> dict[str, dict[str, str]]:
 def test_batch_completes_despite_failures(graded) -> None:
     proc, _ = graded
     assert proc.returncode == 0, proc.stderr
-    assert "4 submissions: 2 graded, 2 failed to grade" in proc.stdout
-    assert "broken:" in proc.stdout and "nothing:" in proc.stdout
+    assert "6 students: 2 graded, 2 failed to grade, 2 missing" in proc.stdout
+    failed = proc.stdout.split("Failed to grade:")[1].split("Missing")[0]
+    assert "broken:" in failed and "nothing:" in failed and "absent" not in failed
+    assert "Missing (nothing submitted for tokenization): absent, hollow" in proc.stdout
     assert "Mean per part" in proc.stdout and "Reports in" in proc.stdout
 
 
 def test_progress_into_a_log_is_one_line_per_student_with_the_counts(graded) -> None:
     proc, _ = graded
     lines = [line for line in proc.stderr.splitlines() if line.endswith("]")]
-    assert len(lines) == 4 and "\r" not in proc.stderr, proc.stderr
-    assert lines[-1].endswith("[finished 2, failed 2, remaining 0]"), lines
+    assert len(lines) == 6 and "\r" not in proc.stderr, proc.stderr
+    assert lines[-1].endswith("[finished 2, failed 2, missing 2, remaining 0]"), lines
+    assert any(line.startswith("absent: missing (nothing submitted)") for line in lines)
     assert any(line.startswith("good: 100 / 100") for line in lines), lines
 
 
@@ -83,20 +89,42 @@ def test_progress_on_a_terminal_is_a_tqdm_bar_with_the_counts() -> None:
     progress.close()
     text = screen.getvalue()
     assert "\r" in text and "2/2" in text, text
-    assert "finished 1, failed 1, remaining 0" in text and "b: not graded: crash" in text
+    assert "finished 1, failed 1, missing 0, remaining 0" in text
+    assert "b: not graded: crash" in text
 
 
 def test_one_row_per_student_with_reasons(graded) -> None:
     _, out = graded
     check_grades_file(out / "grades.csv", TOKENIZATION)
     grades = rows(out)
-    assert list(grades) == ["broken", "good", "nothing", "stub"]
+    assert list(grades) == ["absent", "broken", "good", "hollow", "nothing", "stub"]
     assert grades["good"]["status"] == "graded"
     assert float(grades["good"]["total"]) == float(grades["good"]["max_total"]) == 100
     assert grades["stub"]["status"] == "graded" and float(grades["stub"]["total"]) == 0
     assert grades["broken"]["status"] == "error" and grades["broken"]["error"]
     assert grades["nothing"]["status"] == "error"
-    assert grades["nothing"]["error"].startswith(NOTHING_FOUND)
+    assert grades["nothing"]["error"].startswith(NOTHING_FOUND)  # a file exists: failed
+    for student, why in [("absent", "does not exist"), ("hollow", "is empty")]:
+        row = grades[student]
+        assert row["status"] == "missing" and why in row["error"], row
+        assert [row[f"part{p}"] for p in TOKENIZATION.parts] + [row["total"]] == [""] * 7
+
+
+def test_missing_students_get_no_page_and_are_not_failures(graded) -> None:
+    _, out = graded
+    assert not (out / "absent").exists() and not (out / "hollow").exists()
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "6 students: 2 graded, 2 failed to grade, 2 missing" in summary
+    failed = summary.split("## Failed to grade")[1].split("##")[0]
+    assert "broken" in failed and "absent" not in failed and "hollow" not in failed
+    missing = summary.split("## Missing")[1].split("##")[0]
+    assert "absent" in missing and "hollow" in missing and "broken" not in missing
+    from PIL import Image
+
+    for png in ("score_histogram.png", "test_pass_rates.png", "part_means.png"):
+        title = Image.open(out / png).text["Title"]
+        assert title.endswith("2 graded; 2 failed to grade (not shown); 2 missing "
+                              "(nothing submitted)"), (png, title)
 
 
 def test_every_report_file_is_written(graded) -> None:
@@ -190,7 +218,7 @@ def test_find_submissions_in_a_tree(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("")
     subs = find_submissions(tmp_path, "tokenization")
     assert [s.student_id for s in subs] == [".hidden", "a", "b", "loose"]  # every folder
-    assert subs[1].path is None and subs[1].error.startswith(NOTHING_FOUND)
+    assert subs[1].path is None and subs[1].missing and not subs[2].missing
     assert subs[2].label == "b/tokenization/tokenization.ipynb"
     assert subs[3].label == "loose.py"
 

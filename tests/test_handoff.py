@@ -308,7 +308,8 @@ def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> 
         gb.db.commit()
     hand_off(course, graded[1])
     after = page.read_text()
-    assert "not graded yet" not in after and "Total over everything" in after
+    assert "not graded yet" not in after
+    assert "Total over everything: autograded and graded by hand" in after
     assert f"{points(float(ours['total']) + 4)} <small>/ 105</small>" in after
     assert "Good numbers &amp; slopes." in after
     assert (page.parent / "timestamp.txt").read_text() == STAMP

@@ -219,7 +219,7 @@ def test_hidden_tests_are_counted_not_listed(tmp_path: Path) -> None:
 
 def test_summary_names_failures_and_most_missed(out: Path) -> None:
     summary = (out / "summary.md").read_text()
-    assert "4 submissions: 3 graded, 1 failed to grade" in summary
+    assert "4 students: 3 graded, 1 failed to grade" in summary
     assert "| erin |" in summary and "not a readable notebook" in summary
     assert "part 3 check 0" in summary  # failed by two of three graded students
     for png in ("score_histogram.png", "test_pass_rates.png", "part_means.png"):
@@ -254,3 +254,19 @@ def test_grades_csv_neutralises_formula_errors() -> None:
     text = grades_csv([error_result("eve", "eve.py", "=HYPERLINK(\"http://x\")")], TOKENIZATION)
     row = list(csv.DictReader(io.StringIO(text)))[0]
     assert row["error"].startswith("'=HYPERLINK")
+
+
+def test_a_missing_student_is_a_row_without_scores_and_without_a_folder(tmp_path: Path) -> None:
+    missing = error_result("zed", "zed/tokenization/", "nothing submitted: zed/ is empty")
+    missing["status"] = "missing"
+    reports = write_reports([graded_result("amy"), missing], tmp_path, TOKENIZATION)
+    assert reports.stats.missing == [missing] and reports.stats.failed == []
+    assert not (tmp_path / "zed").exists() and (tmp_path / "amy" / "feedback.html").is_file()
+    text = (tmp_path / "grades.csv").read_text()
+    assert "zed,,,,,,,,100,missing,nothing submitted: zed/ is empty" in text
+    numbered = text.replace("zed,,,,,,,", "zed,0,0,0,0,0,0,0")
+    assert any("must be empty when status is 'missing'" in p
+               for p in grades_csv_problems(numbered, TOKENIZATION))
+    summary = (tmp_path / "summary.md").read_text()
+    assert "2 students: 1 graded, 1 missing" in summary and "Failed to grade" in summary
+    assert "| zed |" not in summary  # not among the failures to check by hand

@@ -49,9 +49,16 @@ folder it:
   tests' messages, the reflection's grade and comment once graded, and the total over
   everything; ``nbgrader release_feedback`` hands it out through an exchange.
 
-Rows whose student has no submitted folder (an unknown student) are skipped, reported,
-and make the exit status 1; everything else is still handed off. Students with a
-submission but no row in grades.csv are reported and left as they are. Running it twice
+What is left for formgrader depends on the assignment: its written reflection when it has
+one (``Assignment.reflection``), and the cells flagged above.
+
+A ``missing`` row (the student submitted nothing for this assignment) writes nothing: no
+submission, no page; ``nbgrader export`` then lists that student, if the gradebook knows
+them, with nbgrader's own 0 for a missing submission. Such a row whose folder has files
+by now is skipped (grade again). Other rows whose student has no submitted folder (an
+unknown student) are skipped, reported, and make the exit status 1; everything else is
+still handed off. Students with a submission but no row in grades.csv are reported and
+left as they are. Running it twice
 gives the same gradebook and files. Exit status 2: unusable course or grades.csv.
 nbgrader is imported only when a hand-off runs (the grader uses ``reflection``).
 """
@@ -112,6 +119,9 @@ def hand_off(course: Path, grades: Path, assignment: str | None = None) -> "Outc
     try:
         for row in rows:
             try:
+                if row.status == "missing":
+                    outcome.missing[row.student_id] = handoff.missing(row)
+                    continue
                 outcome.handed_off[row.student_id] = handoff.row(row)
             except LookupError as exc:
                 outcome.skipped[row.student_id] = str(exc)

@@ -25,7 +25,7 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from ..assignment import Assignment, load
-from ..collect import pick_file
+from ..collect import nothing_submitted, pick_file
 from ..report.format import one_line, points
 from ..report.schema import check_grades_file
 from .copies import Copy, formgrader_copy, note, reflection_text
@@ -52,6 +52,7 @@ class Row:
 class Outcome:
     handed_off: dict[str, str] = field(default_factory=dict)  # student -> what was set
     skipped: dict[str, str] = field(default_factory=dict)  # student -> why not
+    missing: dict[str, str] = field(default_factory=dict)  # nothing submitted -> what was done
     not_in_grades: list[str] = field(default_factory=list)  # submissions left alone
 
 
@@ -170,6 +171,20 @@ class Handoff:
     def resources(self, student: str) -> dict[str, str]:
         return {"notebook": self.notebook, "assignment": self.assignment, "student": student,
                 "db_url": self.coursedir.db_url}
+
+    def missing(self, row: Row) -> str:
+        """A student who submitted nothing: nothing is written (no submission, no page),
+        unless files have appeared since grading (LookupError: grade again)."""
+        submitted = self.folder(self.coursedir.submitted_directory, row.student_id)
+        if not nothing_submitted(submitted):
+            where = submitted.relative_to(self.coursedir.root)
+            raise LookupError(f"grades.csv says missing, but {where}/ holds files now: "
+                              "grade again")
+        try:
+            self.gb.find_submission(self.assignment, row.student_id)
+        except MissingEntry:
+            return "nothing submitted: no submission in the gradebook"
+        return "nothing submitted now; the gradebook's earlier submission is left as it is"
 
     def row(self, row: Row) -> str:
         """Hand off one student; returns what was set, or raises LookupError to skip."""

@@ -14,6 +14,8 @@ names the problem, so a grader bug shows up in the summary instead of in the LMS
 Every result is made safe first (``safe``: no lone surrogates or control characters,
 bounded warnings), and every student gets a row and a folder of their own: IDs that
 coincide are made unique, and so are folder names that coincide once made safe.
+A student who submitted nothing (``missing``) has a row in ``grades.csv`` and a line in
+``summary.md``, but no folder: there is no feedback to send and nothing for Gradescope.
 """
 
 from dataclasses import dataclass
@@ -110,6 +112,8 @@ def write_reports(
     results = distinct_students(results)
     files = []
     for result, name in zip(results, folder_names(results)):
+        if result["status"] == "missing":
+            continue
         if name != student_dir_name(result["student_id"]):
             result["warnings"] = [f"{RENAMED}the reports of {result['student_id']} are in "
                                   f"{name}/ (another ID gives the same folder name)",

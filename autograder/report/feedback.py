@@ -13,7 +13,8 @@ grade is what a student asks about).
 The grader writes the autograded page; the nbgrader hand-off writes the same page with
 what was graded by hand (``HandGraded``: the reflection's grade and comment, or "not graded
 yet") and the total over everything from the gradebook (``Overall``), so a student gets one
-page, not an autograder page and an nbgrader page that each tell half.
+page, not an autograder page and an nbgrader page that each tell half. The page speaks of
+work "graded by hand" only for an assignment that has some (``Assignment.reflection``).
 """
 
 from collections.abc import Sequence
@@ -190,8 +191,11 @@ def feedback_html(result: SubmissionResult, assignment: Assignment,
     if overall is not None:
         late = (f" A late penalty of {points(overall.late_penalty)} is taken off."
                 if overall.late_penalty else "")
+        done = ("Total over everything: autograded and graded by hand." if assignment.reflection
+                else "Total over everything." if not hand_graded
+                else "Total over everything, with the scores the course staff set.")
         what = ("Total so far: some of your work is still to be graded by the course staff."
-                if overall.pending else "Total over everything: autograded and graded by hand.")
+                if overall.pending else done)
         body.append(f'<p class="note">{what}{late} The autograder gave '
                     f'{points(result["score"])} / {points(result["max_score"])}.</p>')
     body += [_part_section(result, p, title) for p, title in assignment.parts.items()]

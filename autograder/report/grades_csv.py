@@ -1,9 +1,11 @@
 """``grades.csv``: one row per student for the LMS, sorted by student_id.
 
 Columns: ``student_id, part1..part6, total, max_total, status, error``. Scores
-are plain numbers (2 decimals at most); ``status`` is ``graded`` or ``error`` and
-``error`` says why a submission could not be graded. Such a row leaves the part cells and
-the total empty: it has no score yet, and an LMS import must not take it for a zero.
+are plain numbers (2 decimals at most); ``status`` is ``graded``, ``error`` (could not be
+graded) or ``missing`` (nothing submitted for this assignment), and ``error`` says why there
+is no score. Such a row leaves the part cells and the total empty: it has no score, and
+an LMS import must not take it for a zero (whether a missing assignment counts 0 is the
+course's rule, not the grader's).
 
 Free text (the student ID, the error) that a spreadsheet would read as a formula, a
 cell starting with ``= + - @``, a tab or a carriage return, gets a leading ``'``
@@ -32,7 +34,7 @@ def grade_row(result: SubmissionResult, assignment: Assignment) -> list[str]:
         points(sum(parts)) if graded else "",
         points(result["max_score"]),
         result["status"],
-        _cell(one_line(result["error"] or "", 300)) if result["status"] == "error" else "",
+        "" if graded else _cell(one_line(result["error"] or "", 300)),
     ]
 
 

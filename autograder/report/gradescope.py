@@ -27,7 +27,7 @@ PROVENANCE = ("grader", "suite_fingerprint", "graded_at", "submission_sha256")
 def overall_output(result: SubmissionResult) -> str:
     """The text shown above the tests: what was graded and anything that went wrong."""
     lines = [f"Graded file: {result['source']}"]
-    if result["status"] == "error":
+    if result["status"] != "graded":
         lines.append(f"This submission could not be graded: {result['error']}")
     if result["warnings"]:
         lines.append("Warnings while loading your code:")
@@ -36,7 +36,7 @@ def overall_output(result: SubmissionResult) -> str:
 
 
 def _tests(result: SubmissionResult, assignment: Assignment) -> list[dict]:
-    if result["status"] == "error":
+    if result["status"] != "graded":
         return [
             {
                 "name": f"Part {p}: {title} (not graded)",

@@ -4,7 +4,9 @@
 - ``test_pass_rates.png``: one bar per test, grouped and coloured by part.
 - ``part_means.png``: mean score per part as a percentage of its points.
 
-Only graded submissions are plotted; failures to grade are named in the title.
+Only graded submissions are plotted; failures to grade and students who submitted
+nothing are counted apart in the title. Each PNG keeps its title as metadata
+(``Title``), for screen readers and the tests.
 """
 
 import textwrap
@@ -31,6 +33,8 @@ def _subtitle(stats: ClassStats) -> str:
     text = f"{len(stats.graded)} graded"
     if stats.failed:
         text += f"; {len(stats.failed)} failed to grade (not shown)"
+    if stats.missing:
+        text += f"; {len(stats.missing)} missing (nothing submitted)"
     return text
 
 
@@ -41,7 +45,9 @@ def _empty(ax: Axes) -> None:
 
 
 def _save(fig: Figure, path: Path) -> Path:
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")  # a Figure alone draws with Agg
+    title = " ".join(fig.axes[0].get_title().split()) if fig.axes else ""
+    # a Figure alone draws with Agg
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", metadata={"Title": title})
     return path
 
 

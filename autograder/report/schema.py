@@ -27,6 +27,8 @@ TOLERANCE = 0.011  # scores are written with 2 decimals
 
 FORMATS = ("text", "simple_format", "html", "md", "ansi")
 STATUSES = ("passed", "failed")
+# A submission's status: graded, could not be graded, or nothing submitted (``results``).
+STATUSES_OF_A_ROW = ("graded", "error", "missing")
 
 # Gradescope's keys; anything else is a typo Gradescope would silently ignore.
 GS_TOP_KEYS = {
@@ -84,10 +86,10 @@ def result_problems(result: object, assignment: Assignment) -> list[str]:
         return [f"missing keys: {', '.join(sorted(missing))}"]
     if result["assignment"] != assignment.name:
         problems.append(f"graded for {result['assignment']!r}, reported as {assignment.name!r}")
-    if result["status"] not in ("graded", "error"):
-        problems.append(f"status {result['status']!r} is not 'graded' or 'error'")
-    if result["status"] == "error" and not result["error"]:
-        problems.append("status is 'error' but no error says why")
+    if result["status"] not in STATUSES_OF_A_ROW:
+        problems.append(f"status {result['status']!r} is not one of {', '.join(STATUSES_OF_A_ROW)}")
+    if result["status"] != "graded" and not result["error"]:
+        problems.append(f"status is {result['status']!r} but no error says why")
     if result["status"] == "graded" and result["error"]:
         problems.append("status is 'graded' but error is set")
     parts = result["parts"]
@@ -233,9 +235,10 @@ def grades_csv_problems(text: str, assignment: Assignment) -> list[str]:
         ids.append(record["student_id"])
         numbers = {}
         for column in columns[1:-2]:
-            if record["status"] == "error" and column != "max_total":
+            if record["status"] != "graded" and column != "max_total":
                 if record[column]:  # not graded: no score, not a 0
-                    problems.append(f"{where}: {column} must be empty when status is 'error'")
+                    problems.append(f"{where}: {column} must be empty when status is "
+                                    f"{record['status']!r}")
                 numbers[column] = 0.0
                 continue
             try:
@@ -255,10 +258,10 @@ def grades_csv_problems(text: str, assignment: Assignment) -> list[str]:
             problems.append(f"{where}: total is not the sum of the parts")
         if not _close(numbers["max_total"], assignment.total):
             problems.append(f"{where}: max_total must be {assignment.total}")
-        if record["status"] not in ("graded", "error"):
-            problems.append(f"{where}: status must be 'graded' or 'error'")
-        elif (record["status"] == "error") != bool(record["error"]):
-            problems.append(f"{where}: error must be set exactly when status is 'error'")
+        if record["status"] not in STATUSES_OF_A_ROW:
+            problems.append(f"{where}: status must be one of {', '.join(STATUSES_OF_A_ROW)}")
+        elif (record["status"] != "graded") != bool(record["error"]):
+            problems.append(f"{where}: error must be set exactly when status is not 'graded'")
     if len(set(ids)) != len(ids):
         problems.append("a student_id appears twice")
     if ids != sorted(ids):

@@ -1,7 +1,8 @@
 """Class-level numbers from a batch of results: means per part, pass rate per test.
 
 Means are over the submissions that were graded; a failure to grade is a
-missing score to chase, not a zero to average in, so it is counted apart.
+missing score to chase, not a zero to average in, so it is counted apart, and so is a
+student who submitted nothing (``missing``), who is neither.
 """
 
 import statistics
@@ -34,11 +35,13 @@ class ClassStats:
     assignment: Assignment
     graded: list[SubmissionResult] = field(init=False)
     failed: list[SubmissionResult] = field(init=False)
+    missing: list[SubmissionResult] = field(init=False)
     tests: list[TestStats] = field(init=False)
 
     def __post_init__(self) -> None:
         self.graded = [r for r in self.results if r["status"] == "graded"]
-        self.failed = [r for r in self.results if r["status"] != "graded"]
+        self.failed = [r for r in self.results if r["status"] not in ("graded", "missing")]
+        self.missing = [r for r in self.results if r["status"] == "missing"]
         by_id: dict[str, TestStats] = {}
         for result in self.graded:
             for test in result["tests"]:

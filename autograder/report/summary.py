@@ -1,8 +1,10 @@
 """The class summary: ``summary.md`` for the course staff, and the lines the CLI prints.
 
-Both say how many submissions were graded, which failed to grade and why, the
-mean per part, and where the reports are; ``summary.md`` adds the tests the
-class missed most and links to the plots.
+Both say how many students were graded, which failed to grade and why, who submitted
+nothing (``missing``: listed apart, never as something to check by hand), the mean per
+part, and where the reports are; ``summary.md`` adds the tests the class missed most and
+links to the plots, and, for an assignment with a written reflection graded by hand
+(``Assignment.reflection``), the ``.py`` submissions whose reflection the TA must find.
 """
 
 from ..handoff.reflection import MISSING
@@ -19,8 +21,10 @@ PLOTS = {
 
 def _counts(stats: ClassStats) -> str:
     n = len(stats.results)
-    text = f"{n} submission{'s' * (n != 1)}: {len(stats.graded)} graded"
-    return text + f", {len(stats.failed)} failed to grade" if stats.failed else text
+    text = f"{n} student{'s' * (n != 1)}: {len(stats.graded)} graded"
+    if stats.failed:
+        text += f", {len(stats.failed)} failed to grade"
+    return text + f", {len(stats.missing)} missing" if stats.missing else text
 
 
 def isolation_line(stats: ClassStats) -> str:
@@ -46,8 +50,8 @@ def summary_markdown(stats: ClassStats, wall_seconds: float, jobs: int) -> str:
         "",
         "## Scores",
         "",
-        "Means are over the graded submissions; failures to grade are listed below "
-        "(their scores are empty in `grades.csv`).",
+        "Means are over the graded submissions; failures to grade and students who "
+        "submitted nothing are listed below (their scores are empty in `grades.csv`).",
         "",
         "| Part | | Mean | Points | Mean % |",
         "|---|---|---:|---:|---:|",
@@ -100,18 +104,9 @@ def summary_markdown(stats: ClassStats, wall_seconds: float, jobs: int) -> str:
         ]
     else:
         lines.append("None: every submission was graded.")
-    lines += ["", "## Written reflections to find by hand", ""]
-    missing = [r for r in stats.results if any(w.startswith(MISSING) for w in r["warnings"])]
-    if missing:
-        lines += [
-            "These `.py` submissions have no `REFLECTION` string and no reflection cell: the "
-            "5 points of Q3 are not in `grades.csv`; read each file and grade it by hand "
-            "(the nbgrader hand-off flags them in formgrader).",
-            "",
-            *(f"- {md(r['student_id'])}: `{md(r['source'])}`" for r in missing),
-        ]
-    else:
-        lines.append("None: every submission's reflection is where the TA will find it.")
+    lines += _missing(stats)
+    if assignment.reflection:
+        lines += _reflections(stats)
     lines += _renamed(stats)
     lines += [
         "",
@@ -125,13 +120,38 @@ def summary_markdown(stats: ClassStats, wall_seconds: float, jobs: int) -> str:
     return "\n".join(lines)
 
 
+def _missing(stats: ClassStats) -> list[str]:
+    """The students who submitted nothing for this assignment: no score, nothing to check."""
+    lines = ["", "## Missing", ""]
+    if not stats.missing:
+        return [*lines, "None: every student submitted something."]
+    return [*lines,
+            f"These students submitted nothing for `{md(stats.assignment.name)}`: no score "
+            "(empty in `grades.csv`, status `missing`), no feedback page.", "",
+            *(f"- {md(r['student_id'])}: {md((r['error'] or '').split(': ', 1)[-1])}"
+              for r in stats.missing)]
+
+
+def _reflections(stats: ClassStats) -> list[str]:
+    """The ``.py`` submissions whose written reflection the TA has to find by hand."""
+    lines = ["", "## Written reflections to find by hand", ""]
+    found = [r for r in stats.results if any(w.startswith(MISSING) for w in r["warnings"])]
+    if not found:
+        return [*lines, "None: every submission's reflection is where the TA will find it."]
+    return [*lines,
+            "These `.py` submissions have no `REFLECTION` string and no reflection cell: its "
+            "points are not in `grades.csv`; read each file and grade it by hand (the "
+            "nbgrader hand-off flags them in formgrader).", "",
+            *(f"- {md(r['student_id'])}: `{md(r['source'])}`" for r in found)]
+
+
 def _timing(stats: ClassStats, out_dir: str, wall_seconds: float, jobs: int,
             cached: int) -> str:
     """How long the batch took, saying which results came from the cache."""
     took = f"Took {wall_seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}"
     if not cached:
         return f"{took} ({stats.mean_seconds():.1f} s per graded submission)."
-    fresh = len(stats.results) - cached
+    fresh = len(stats.results) - len(stats.missing) - cached
     return (f"{took}: {cached} result{'s' * (cached != 1)} reused from {out_dir}/.cache "
             f"(same file, same grader; --force grades again), {fresh} graded now. "
             f"Grading took {stats.mean_seconds():.1f} s per submission when it ran.")
@@ -159,6 +179,10 @@ def console_summary(
             f"  {one_line(r['student_id'], 40)}: {one_line(r['error'] or 'unknown', 120)}"
             for r in stats.failed
         ]
+    if stats.missing:
+        who = ", ".join(one_line(r["student_id"], 40) for r in stats.missing)
+        lines.append(f"Missing (nothing submitted for {stats.assignment.name}): "
+                     f"{one_line(who, 300)}")
     renamed = len(_renamed(stats)[6:])
     if renamed:
         lines.append(f"{renamed} student ID{'s' * (renamed != 1)} renamed to stay distinct "
