@@ -237,3 +237,19 @@ def test_a_real_assignment_regrade(tmp_path):
     assert "1 changed (1 up, 0 down" in done.stdout and "submission changed (sha" in done.stdout
     page = (out / "bob_buggy" / "feedback.html").read_text(encoding="utf-8")
     assert page.count("→ passed") == len(failed)
+
+
+def test_a_cached_result_shared_by_identical_files_is_not_a_regrade():
+    """Files with the same bytes graded at once each get their own time, but the cache
+    keeps one of them: reused later, it is the same grading, whoever it was made for."""
+    from autograder.regrade.history import same_grading
+
+    old = {"submission_sha256": "a" * 64, "suite_fingerprint": "f1",
+           "graded_at": "2026-11-26T10:00:01Z"}
+    twin = {**old, "graded_at": "2026-11-26T10:00:03Z"}  # the twin's grading, from the cache
+    written = "2026-11-26T10:00:04Z"  # the previous report's newest grading
+    assert same_grading(old, twin, written)
+    forced = {**old, "graded_at": "2026-11-26T10:05:00Z"}  # graded again after that report
+    assert not same_grading(old, forced, written)
+    assert not same_grading(old, {**twin, "suite_fingerprint": "f2"}, written)
+    assert not same_grading(old, {**twin, "submission_sha256": "b" * 64}, written)

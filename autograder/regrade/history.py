@@ -95,17 +95,24 @@ def regraded_lines(old: Student, new: Student) -> list[str]:
     return [_line(test) for test in compare_students(old, new).tests]
 
 
-def same_grading(old: dict, new: dict) -> bool:
-    """Whether two provenances are one grading: one time, one file, one suite (a result
-    from the cache is shared by every file with the same bytes, so the time alone is not)."""
-    keys = ("graded_at", "submission_sha256", "suite_fingerprint")
-    return all(old.get(key) == new.get(key) for key in keys)
+def same_grading(old: dict, new: dict, written: str) -> bool:
+    """Whether ``new`` is the grading ``old`` already showed, not a regrade.
+
+    One file and one suite, and a grading no later than the previous report (``written``,
+    its newest grading time): such a result came from the cache. The time alone cannot
+    tell, because every file with the same bytes shares one cached result and its time,
+    whoever it was first graded for. A grading is stamped to the second, after its
+    scoring run, and a run of the grader takes longer than that before its first one.
+    """
+    same = all(old.get(key) == new.get(key) for key in ("submission_sha256", "suite_fingerprint"))
+    return same and new.get("graded_at", "") <= written
 
 
 def mark_regraded(results: list[SubmissionResult], out: Path) -> None:
     """Set ``regraded`` on each result that has a previous grade in ``out``'s history."""
     folders = sorted((p for p in (Path(out) / HISTORY).glob("*") if p.is_dir()), reverse=True)
     reports: dict[Path, Report | None] = {}
+    written: dict[Path, str] = {}
     for result in results:
         new = student_of(result)
         at = new.provenance.get("graded_at", "")
@@ -115,9 +122,13 @@ def mark_regraded(results: list[SubmissionResult], out: Path) -> None:
                     reports[folder] = read_report(folder)
                 except NotAReport:
                     reports[folder] = None
+                students = reports[folder].students.values() if reports[folder] else ()
+                written[folder] = max((s.provenance.get("graded_at", "") for s in students),
+                                      default="")
             report = reports[folder]
             old = report.students.get(new.student_id) if report else None
-            if old is None or (at and same_grading(old.provenance, new.provenance)):
+            if old is None or (at and same_grading(old.provenance, new.provenance,
+                                                   written[folder])):
                 continue
             result["regraded"] = {"at": at, "previous_at": old.provenance.get("graded_at", ""),
                                   "tests": regraded_lines(old, new)}
