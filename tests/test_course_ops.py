@@ -102,7 +102,7 @@ def test_bundled_files_are_dated_when_their_release_last_changed(bundle) -> None
     for name in known():
         done = subprocess.run(["git", "log", "-1", "--format=%ct", "--", f"assignments/{name}"],
                               cwd=ROOT, capture_output=True, text=True, check=True)
-        stamp = time.gmtime(int(done.stdout))[:6]
+        stamp = time.gmtime(int(done.stdout) // 2 * 2)[:6]  # zip keeps even seconds
         archive = zipfile.ZipFile(Path(bundle.filename).parent / f"{name}.zip")
         assert {info.date_time for info in archive.infolist()} == {stamp}, name
 
