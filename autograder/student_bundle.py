@@ -170,6 +170,8 @@ def release_date(folder: Path) -> tuple[int, int, int, int, int, int]:
 
 
 def write_zip(target: Path, files: dict[str, bytes], date: tuple[int, ...]) -> None:
+    """``files`` zipped into ``target`` in their order, every entry dated ``date`` and
+    readable by all: the same files give the same bytes."""
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in files.items():
             info = zipfile.ZipInfo(name, date_time=date)
