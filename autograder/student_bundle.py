@@ -2,9 +2,25 @@
 
 ``<out>/<assignment>.zip`` holds ``<assignment>/`` with the release's files (the notebook
 with outputs, execution counts and widget state cleared, as a save in JupyterLab may have
-left them; the data), ``README-students.txt`` (what to install and how to work, short),
-``requirements.txt`` and ``jupyter/`` (a JupyterLab configuration that hides nbgrader's
-instructor menus, for a course server where nbgrader is installed for everyone).
+left them; the data) and ``README-students.txt`` (what to install and how to work, short).
+
+Each assignment declares what its notebook needs in ``source/<assignment>/requirements.txt``,
+beside the notebook it describes: it is what the instructor edits with the notebook, nbgrader
+copies it into the release (so students who fetch through an exchange get it too), and this
+bundle reads nothing but the release. The bundle ships it as is and refuses to build without
+one. Its pins of what graded code imports (numpy, regex) are the grader's
+(``autograder/gradescope/requirements.txt``, the one source of the pins; a test keeps them in
+step).
+
+``<out>/staff/jupyter-config.zip`` holds ``jupyter/``, a JupyterLab configuration that hides
+nbgrader's instructor menus, for the staff to install on a course server where nbgrader is
+installed for everyone. It is one file for the course, not a folder in each student's zip:
+students never install it themselves, and a folder in their zip (even a dotted one) would
+only sit in their assignment folder, where a server that shows hidden files lists it.
+
+Zip entries are dated when the release last changed: the commit date of ``assignments/``'s
+folder (``SOURCE_DATE_EPOCH`` overrides it, as in reproducible builds; outside a git checkout,
+the newest file's time), so the same release gives the same bytes and an honest date.
 
 Only ``assignments/<assignment>/`` is read, never ``source/``, ``solutions/`` or
 ``autograder/``, and every file is checked before it is written: a marker of a solution
@@ -15,7 +31,10 @@ error instead of giving it to students. Hidden files, ``__pycache__`` and
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -25,7 +44,6 @@ ROOT = Path(__file__).resolve().parents[1]
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 FORBIDDEN_FOLDERS = {"solutions", "autograder", "source", "submitted", "autograded",
                      "feedback", "graded"}
-REQUIREMENTS = "jupyterlab>=4\nipykernel\nmatplotlib\n"
 INSTRUCTOR_EXTENSIONS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment",
                          "@jupyter/nbgrader:course-list")
 README = """\
@@ -42,13 +60,16 @@ README = """\
 {preflight}4. Submit {assignment}.ipynb as your course tells you (upload it, or the Assignments tab
    of a course server).{reflection}
 
-Nothing here needs nbgrader. On a course server that has it, the staff install jupyter/
-(labconfig/page_config.json, jupyter_server_config.json) in your Jupyter configuration
-folder, which hides the instructor menus (Formgrader, Create Assignment, Courses).
+Nothing here needs nbgrader.
 """
+STAFF_ZIP = "staff/jupyter-config.zip"  # under <out>: not one to hand out
 
 
-class LeakError(Exception):
+class BundleError(Exception):
+    """The release cannot be bundled as it is; the message says why."""
+
+
+class LeakError(BundleError):
     """A file that must not reach students is about to be bundled."""
 
 
@@ -113,36 +134,64 @@ def student_files(release: Path) -> dict[str, bytes]:
             continue
         data = _clean_notebook(path) if path.suffix == ".ipynb" else path.read_bytes()
         files[f"{assignment}/{rel.as_posix()}"] = data
-    page_config = {"disabledExtensions": dict.fromkeys(INSTRUCTOR_EXTENSIONS, True)}
-    server = {"ServerApp": {"jpserver_extensions": {
-        "nbgrader.server_extensions.formgrader": False}}}
-    files.update({
-        f"{assignment}/README-students.txt": readme(release).encode(),
-        f"{assignment}/requirements.txt": REQUIREMENTS.encode(),
-        f"{assignment}/jupyter/labconfig/page_config.json":
-            json.dumps(page_config, indent=2).encode() + b"\n",
-        f"{assignment}/jupyter/jupyter_server_config.json":
-            json.dumps(server, indent=2).encode() + b"\n",
-    })
+    files[f"{assignment}/README-students.txt"] = readme(release).encode()
     for name, data in files.items():
         _check(name, data)
+    if f"{assignment}/requirements.txt" not in files:
+        raise BundleError(f"{release}: no requirements.txt; declare what the notebook needs in "
+                          f"source/{assignment}/requirements.txt and run `make release`")
     return files
 
 
+def staff_files() -> dict[str, bytes]:
+    """``jupyter/``: the JupyterLab configuration that hides nbgrader's instructor menus."""
+    page_config = {"disabledExtensions": dict.fromkeys(INSTRUCTOR_EXTENSIONS, True)}
+    server = {"ServerApp": {"jpserver_extensions": {
+        "nbgrader.server_extensions.formgrader": False}}}
+    return {"jupyter/labconfig/page_config.json":
+            json.dumps(page_config, indent=2).encode() + b"\n",
+            "jupyter/jupyter_server_config.json": json.dumps(server, indent=2).encode() + b"\n"}
+
+
+def release_date(folder: Path) -> tuple[int, int, int, int, int, int]:
+    """When ``folder`` last changed, in UTC (see the module docstring)."""
+    stamp = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if not stamp:
+        try:
+            stamp = subprocess.run(["git", "log", "-1", "--format=%ct", "--", "."], cwd=folder,
+                                   capture_output=True, text=True, timeout=60).stdout.strip()
+        except OSError:  # no git here
+            stamp = ""
+    if not stamp:
+        stamp = str(max((p.stat().st_mtime for p in folder.rglob("*") if p.is_file()),
+                        default=0))
+    # zip cannot store a date before 1980
+    return max(time.gmtime(int(float(stamp)))[:6], (1980, 1, 1, 0, 0, 0))
+
+
+def write_zip(target: Path, files: dict[str, bytes], date: tuple[int, ...]) -> None:
+    """``files`` zipped into ``target`` in their order, every entry dated ``date`` and
+    readable by all: the same files give the same bytes."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files.items():
+            info = zipfile.ZipInfo(name, date_time=date)
+            info.external_attr = 0o644 << 16  # rw-r--r-- when unzipped
+            zf.writestr(info, data, zipfile.ZIP_DEFLATED)
+
+
 def build(releases: Path, out: Path) -> list[Path]:
-    """Write ``<out>/<assignment>.zip`` for each assignment folder in ``releases``."""
+    """Write ``<out>/<assignment>.zip`` for each assignment folder in ``releases``, and the
+    staff's ``<out>/staff/jupyter-config.zip``."""
+    folders = sorted(p for p in releases.iterdir() if p.is_dir() and not p.name.startswith("."))
+    bundles = [(f, student_files(f)) for f in folders]  # all checked before anything is written
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for release in sorted(p for p in releases.iterdir() if p.is_dir()
-                          and not p.name.startswith(".")):
-        files = student_files(release)  # checked before anything is written
-        target = out / f"{release.name}.zip"
-        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
-            for name, data in files.items():
-                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.external_attr = 0o644 << 16  # rw-r--r-- when unzipped
-                zf.writestr(info, data, zipfile.ZIP_DEFLATED)
-        written.append(target)
+    for release, files in bundles:
+        written.append(out / f"{release.name}.zip")
+        write_zip(written[-1], files, release_date(release))
+    written.append(out / STAFF_ZIP)
+    written[-1].parent.mkdir(exist_ok=True)
+    write_zip(written[-1], staff_files(), release_date(releases))
     return written
 
 
@@ -158,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for path in build(args.release, args.out):
             print(f"wrote {path}")
-    except LeakError as exc:
+    except BundleError as exc:
         print(f"student-bundle: refusing to build: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -41,7 +42,8 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     done = subprocess.run(["make", "-s", "student-bundle", f"BUNDLE={out}"], cwd=ROOT, env=ENV,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert sorted(p.name for p in out.iterdir()) == sorted(f"{name}.zip" for name in known())
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        [*(f"{name}.zip" for name in known()), "staff"])
     return zipfile.ZipFile(out / "tokenization.zip")
 
 
@@ -62,9 +64,8 @@ def test_student_bundle_holds_the_release_and_nothing_hidden(bundle) -> None:
     assert sorted(names) == sorted([
         *(f"tokenization/{p.relative_to(release).as_posix()}" for p in release.rglob("*")
           if p.is_file() and "__pycache__" not in p.parts),
-        "tokenization/README-students.txt", "tokenization/requirements.txt",
-        "tokenization/jupyter/labconfig/page_config.json",
-        "tokenization/jupyter/jupyter_server_config.json"])
+        "tokenization/README-students.txt"])
+    assert "tokenization/requirements.txt" in names  # declared beside the source notebook
     assert "tokenization/tokenization.ipynb" in names
     hidden_tests = {n.name for p in TOKENIZATION.folder.glob("test_part*.py")
                     for n in ast.walk(ast.parse(p.read_text())) if isinstance(
@@ -96,6 +97,30 @@ def test_each_students_readme_fits_its_assignment(bundle) -> None:
     assert "REFLECTION" not in readmes["production_tokenizers"]
 
 
+def test_bundled_files_are_dated_when_their_release_last_changed(bundle) -> None:
+    """Not a made-up date: the commit date of the assignment's release folder (UTC)."""
+    for name in known():
+        done = subprocess.run(["git", "log", "-1", "--format=%ct", "--", f"assignments/{name}"],
+                              cwd=ROOT, capture_output=True, text=True, check=True)
+        stamp = time.gmtime(int(done.stdout) // 2 * 2)[:6]  # zip keeps even seconds
+        archive = zipfile.ZipFile(Path(bundle.filename).parent / f"{name}.zip")
+        assert {info.date_time for info in archive.infolist()} == {stamp}, name
+
+
+def test_bundled_text_cites_no_path_of_the_repository(bundle) -> None:
+    """Students have the release only: a pointer into tests/ or the grader leads nowhere.
+    What students read is checked (notebooks, READMEs, code), not data: parallel.json
+    names the course tool that generated it, as provenance for the staff."""
+    repository = re.compile(r"(?<![\w./-])(tests|autograder|solutions|source|samples)/\w")
+    for name in known():
+        archive = zipfile.ZipFile(Path(bundle.filename).parent / f"{name}.zip")
+        for entry in archive.namelist():
+            if Path(entry).suffix not in (".ipynb", ".md", ".py", ".txt"):
+                continue
+            found = repository.findall(archive.read(entry).decode("utf-8", "replace"))
+            assert not found, (entry, found)
+
+
 def test_student_bundle_refuses_a_release_that_leaks(tmp_path, capsys) -> None:
     release = tmp_path / "assignments" / "tokenization"
     release.mkdir(parents=True)
@@ -112,9 +137,23 @@ def test_student_bundle_refuses_a_release_that_leaks(tmp_path, capsys) -> None:
     assert bundle_main(["--release", str(release.parent), "--out", str(out)]) == 1
 
 
+def test_student_bundle_refuses_a_release_without_requirements(tmp_path, capsys) -> None:
+    release = tmp_path / "assignments" / "tokenization"
+    release.mkdir(parents=True)
+    nbformat.write(nbformat.v4.new_notebook(), release / "tokenization.ipynb")
+    assert bundle_main(["--release", str(release.parent), "--out", str(tmp_path / "out")]) == 1
+    assert "source/tokenization/requirements.txt" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 def test_the_student_jupyter_config_hides_the_instructor_menus(bundle, tmp_path) -> None:
-    bundle.extractall(tmp_path)
-    env = {**ENV, "JUPYTER_CONFIG_DIR": str(tmp_path / "tokenization" / "jupyter")}
+    """The staff's zip, not the students': they never see it in their file browser."""
+    assert not [n for n in bundle.namelist() if "jupyter" in n.split("/")[:-1]]
+    staff = zipfile.ZipFile(Path(bundle.filename).parent / "staff" / "jupyter-config.zip")
+    assert sorted(staff.namelist()) == ["jupyter/jupyter_server_config.json",
+                                        "jupyter/labconfig/page_config.json"]
+    staff.extractall(tmp_path)
+    env = {**ENV, "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter")}
     done = subprocess.run([BIN / "jupyter", "labextension", "list"], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

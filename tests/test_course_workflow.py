@@ -6,12 +6,20 @@ file), a third student's file arrives from an LMS download through ``zip_collect
 collects, grades in our sandbox, hands off, grades the reflections (as formgrader saves
 them), hands off again for the feedback pages, exports, and releases the feedback, which a
 student fetches. Then a late resubmission: ``collect --update``, grade, hand off, export.
-Every command is the real one in a subprocess, in the folder the README says.
+Every command is the real one in a subprocess, in the folder the README says; the staff's
+commands are the steps of ``course.sh``, which the README names (``sh course.sh STEP NAME``)
+and these tests run, so the two cannot drift apart.
+
+The second test is the README as a TA lives it in this checkout, for every assignment: a
+scratch copy holding the committed release and no gradebook, two LMS downloads collected
+with the documented ``zip_collect`` pattern, graded, handed off and exported.
 """
 
 import csv
+import filecmp
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +29,10 @@ import nbformat
 import pytest
 from test_handoff import REFLECTION, SAMPLES, grade_by_hand, grade_id, grades_of
 
+from tests.course import known
+
 ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "course.sh"
 BIN = Path(sys.executable).parent
 A = "tokenization"
 COURSE_ID = "tokenization-course"
@@ -40,6 +51,21 @@ def sh(*cmd: object, cwd: Path, user: str = "instructor", config: Path | None = 
     if ok:
         assert done.returncode == 0, f"{cmd}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     return done
+
+
+def step(name: str, assignment: str, cwd: Path) -> subprocess.CompletedProcess:
+    """One step of ``course.sh``, as the README says to run it (in the course folder)."""
+    return sh("sh", cwd / "course.sh", name, assignment, cwd=cwd)
+
+
+def readme_steps() -> list[str]:
+    """The ``course.sh`` steps the README names, in its order, each once."""
+    found = re.findall(r"sh course\.sh ([a-z_]+) ", (ROOT / "README.md").read_text())
+    return list(dict.fromkeys(found))
+
+
+def script_steps() -> set[str]:
+    return set(re.findall(r"^\s+(\w+)\) run ", SCRIPT.read_text(), re.M))
 
 
 def rows(path: Path) -> dict[str, dict[str, str]]:
@@ -61,6 +87,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     exchange.chmod(0o777)
     course = base / "course"
     shutil.copytree(ROOT / "source", course / "source")
+    shutil.copy(SCRIPT, course / "course.sh")
     # the README's one-server exchange: the same two lines for the course and the students
     setting = f"c.Exchange.root = {str(exchange)!r}\nc.CourseDirectory.course_id = {COURSE_ID!r}\n"
     (course / "nbgrader_config.py").write_text(
@@ -77,11 +104,12 @@ def home(world: dict[str, Path], user: str) -> Path:
     return folder
 
 
+@pytest.mark.timeout(900)  # some twenty nbgrader commands: 5 min at load average 10
 def test_the_readme_workflow_end_to_end(world) -> None:
     course, students = world["course"], world["students"]
     # instructor: make the assignment and release it to the exchange
-    sh("nbgrader", "generate_assignment", A, cwd=course)
-    sh("nbgrader", "release_assignment", A, cwd=course)
+    step("generate", A, course)
+    step("release", A, course)
 
     # students: fetch, work, submit
     alice, bob = home(world, "alice"), home(world, "bob")
@@ -95,27 +123,24 @@ def test_the_readme_workflow_end_to_end(world) -> None:
         sh("nbgrader", "submit", A, "--student", user, cwd=folder, user=user, config=students)
 
     # TA: collect from the exchange, and a download from the LMS with zip_collect
-    sh("nbgrader", "collect", A, cwd=course)
+    step("collect", A, course)
     archive = course / "downloaded" / A / "archive"
     archive.mkdir(parents=True)
     stub = course / "assignments" / A / f"{A}.ipynb"
     shutil.copy(stub, archive / f"carol_LATE_1234_5678_{A}.ipynb")
-    collected = sh("nbgrader", "zip_collect", A, cwd=course)
+    collected = step("zip_collect", A, course)
     assert "1 files collected" in collected.stdout + collected.stderr
     assert sorted(p.name for p in (course / "submitted").iterdir()) == ["alice", "bob", "carol"]
 
     # TA: grade in the sandbox, hand off, grade the reflections, hand off again, export
-    sh(sys.executable, "-m", "autograder", "grade", "submitted", "--out", "graded",
-       "--jobs", "2", cwd=course)
-    handed = sh(sys.executable, "-m", "autograder.handoff", "--course", ".", "--grades",
-                "graded/grades.csv", cwd=course)
+    step("grade", A, course)
+    handed = step("handoff", A, course)
     assert "bob: 100 / 100 autograded; reflection awaits manual grading" in handed.stdout
     assert "carol: 0 / 100 autograded; reflection: no response, 0" in handed.stdout
     grade_by_hand(course, "reflection", "alice", 4.5)
     grade_by_hand(course, "reflection", "bob", 3.0)
-    sh(sys.executable, "-m", "autograder.handoff", "--course", ".", "--grades",
-       "graded/grades.csv", cwd=course)
-    sh("nbgrader", "export", "--to", "final.csv", cwd=course)
+    step("handoff", A, course)
+    step("export", A, course)
     final = rows(course / "final.csv")
     assert {s: (r["raw_score"], r["score"], r["max_score"]) for s, r in final.items()} == {
         "alice": ("104.5", "104.5", "105.0"), "bob": ("103.0", "103.0", "105.0"),
@@ -124,7 +149,7 @@ def test_the_readme_workflow_end_to_end(world) -> None:
     # feedback: one page per student, through the exchange
     page = course / "feedback" / "alice" / A / f"{A}.html"
     assert "104.5 <small>/ 105</small>" in page.read_text()
-    sh("nbgrader", "release_feedback", A, cwd=course)
+    step("release_feedback", A, course)
     sh("nbgrader", "fetch_feedback", A, "--student", "alice", cwd=alice, user="alice",
        config=students)
     [fetched] = list((alice / A / "feedback").rglob(f"{A}.html"))
@@ -133,11 +158,43 @@ def test_the_readme_workflow_end_to_end(world) -> None:
     # a late resubmission: collect --update, grade (the others come from the cache), hand off
     reflect(alice / A / f"{A}.ipynb", "A better reflection, written after the deadline.")
     sh("nbgrader", "submit", A, "--student", "alice", cwd=alice, user="alice", config=students)
-    sh("nbgrader", "collect", "--update", A, cwd=course)
-    regraded = sh(sys.executable, "-m", "autograder", "grade", "submitted", "--out", "graded",
-                  "--jobs", "2", cwd=course)
-    assert "2 results reused from graded/.cache" in regraded.stdout
-    handed = sh(sys.executable, "-m", "autograder.handoff", "--course", ".", "--grades",
-                "graded/grades.csv", cwd=course)
+    step("collect", A, course)
+    regraded = step("grade", A, course)
+    assert f"2 results reused from graded/{A}/.cache" in regraded.stdout
+    handed = step("handoff", A, course)
     assert "alice: 100 / 100 autograded; reflection CHANGED since it was graded" in handed.stdout
     assert grades_of(course, "alice")["reflection"] == (None, 4.5, True)
+
+
+def test_the_readme_names_every_step_of_the_script_and_no_other() -> None:
+    assert set(readme_steps()) == script_steps()
+    assert {"generate", "zip_collect", "grade", "handoff", "export"} <= script_steps()
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("name", known())
+def test_the_readme_workflow_in_a_checkout_for_every_assignment(name: str, tmp_path) -> None:
+    course = tmp_path / "checkout"
+    for folder in ("source", "assignments"):
+        shutil.copytree(ROOT / folder, course / folder)
+    for file in ("nbgrader_config.py", "course.sh"):
+        shutil.copy(ROOT / file, course / file)
+    archive = course / "downloaded" / name / "archive"
+    archive.mkdir(parents=True)
+    shutil.copy(ROOT / "source" / name / f"{name}.ipynb", archive / f"ref_11_12_{name}.ipynb")
+    shutil.copy(ROOT / "assignments" / name / f"{name}.ipynb",
+                archive / f"stub_LATE_21_22_{name}.ipynb")
+    wanted = ["generate", "zip_collect", "grade", "handoff", "export"]
+    for name_of_step in [s for s in readme_steps() if s in wanted]:
+        done = step(name_of_step, name, course)
+        assert done.stdout.startswith("+ "), done.stdout  # it shows the command it runs
+        if name_of_step == "generate":  # the committed release, and now its gradebook
+            assert (course / "gradebook.db").is_file()
+            compared = filecmp.dircmp(ROOT / "assignments" / name, course / "assignments" / name)
+            assert not compared.left_only + compared.right_only, compared.report()
+        if name_of_step == "zip_collect":
+            assert "2 files collected" in done.stdout + done.stderr
+    graded = rows(course / "graded" / name / "grades.csv")
+    assert {s: r["total"] for s, r in graded.items()} == {"ref": "100", "stub": "0"}
+    final = rows(course / "final.csv")
+    assert {s: r["raw_score"] for s, r in final.items()} == {"ref": "100.0", "stub": "0.0"}

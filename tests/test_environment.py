@@ -82,3 +82,20 @@ def test_pyproject_and_environment_pin_what_gradescope_pins():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert pip_pins(project["dependencies"]).items() >= gradescope.items()
     assert conda_pins().items() >= gradescope.items()
+
+
+def test_each_notebooks_requirements_pin_what_the_grader_runs():
+    """Every assignment declares its notebook's requirements beside its source notebook
+    (``student_bundle``), and what it shares with the grader (numpy, regex) is pinned to
+    the grader's version: student code behaves in the notebook as it is graded."""
+    gradescope = pip_pins((ROOT / "autograder/gradescope/requirements.txt").read_text()
+                          .splitlines())
+    declared = {p.parent.name: p for p in (ROOT / "source").glob("*/requirements.txt")}
+    assert sorted(declared) == sorted(p.parent.name for p in
+                                      (ROOT / "autograder/hidden").glob("*/spec.py"))
+    for path in declared.values():
+        lines = path.read_text().splitlines()
+        names = {normalise(line) for line in lines if line.strip() and not line.startswith("#")}
+        shared = {n: v for n, v in gradescope.items() if n in names}
+        assert "numpy" in shared, f"{path}: numpy (matplotlib's too) must be pinned"
+        assert pip_pins(lines).items() >= shared.items(), f"{path}: pin {shared}"

@@ -384,3 +384,14 @@ def test_bad_grades_file_or_course_is_a_usage_error(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["--course", str(tmp_path), "--grades", str(grades), "--assignment", "tokenization"])
     assert exit_.value.code == 2 and "generate_assignment" in capsys.readouterr().err
+
+
+def test_a_missing_grades_file_is_named(tmp_path, capsys) -> None:
+    """Not "pass --assignment": the file is what is missing (graded/NAME/grades.csv after
+    grading several assignments at once, graded/grades.csv after one)."""
+    missing = tmp_path / "graded" / "grades.csv"
+    with pytest.raises(SystemExit) as exit_:
+        main(["--course", str(tmp_path), "--grades", str(missing)])
+    error = capsys.readouterr().err
+    assert exit_.value.code == 2 and f"{missing}: no such file" in error, error
+    assert "--assignment" not in error

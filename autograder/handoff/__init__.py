@@ -104,6 +104,10 @@ def hand_off(course: Path, grades: Path, assignment: str | None = None) -> "Outc
     from ..assignment import load
     from .gradebook import Handoff, HandoffError, Outcome, read_grades
 
+    if not Path(grades).is_file():
+        raise HandoffError(f"{grades}: no such file; `python -m autograder grade` writes "
+                           "grades.csv into its --out folder (into --out/NAME/ for each "
+                           "assignment when it grades several at once)")
     assignment = assignment or graded_assignment(grades)
     if assignment is None:
         raise HandoffError(f"{grades}: cannot tell which assignment these grades are for "
