@@ -32,7 +32,7 @@ from test_handoff import REFLECTION, SAMPLES, grade_by_hand, grade_id, grades_of
 from tests.course import known
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "course.sh"
+SCRIPT = ROOT / "autograder" / "handoff" / "course.sh"
 BIN = Path(sys.executable).parent
 A = "tokenization"
 COURSE_ID = "tokenization-course"
@@ -87,7 +87,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     exchange.chmod(0o777)
     course = base / "course"
     shutil.copytree(ROOT / "source", course / "source")
-    shutil.copy(SCRIPT, course / "course.sh")
+    shutil.copy(SCRIPT, course / "course.sh")  # what `sh course.sh` runs below
     # the README's one-server exchange: the same two lines for the course and the students
     setting = f"c.Exchange.root = {str(exchange)!r}\nc.CourseDirectory.course_id = {COURSE_ID!r}\n"
     (course / "nbgrader_config.py").write_text(
@@ -177,8 +177,8 @@ def test_the_readme_workflow_in_a_checkout_for_every_assignment(name: str, tmp_p
     course = tmp_path / "checkout"
     for folder in ("source", "assignments"):
         shutil.copytree(ROOT / folder, course / folder)
-    for file in ("nbgrader_config.py", "course.sh"):
-        shutil.copy(ROOT / file, course / file)
+    shutil.copy(ROOT / "nbgrader_config.py", course / "nbgrader_config.py")
+    shutil.copy(SCRIPT, course / "course.sh")
     archive = course / "downloaded" / name / "archive"
     archive.mkdir(parents=True)
     shutil.copy(ROOT / "source" / name / f"{name}.ipynb", archive / f"ref_11_12_{name}.ipynb")
