@@ -9,13 +9,17 @@ defines no spec name, or names of several parts (helpers, constants), goes to pa
 "other code". Markdown, outputs, experiments and demo calls never reach this module:
 extraction already dropped them.
 
-A string literal longer than ``MAX_LITERAL`` characters is compared as an empty string
-(``"…"``): data, not code, and lexing megabytes of it would only slow the report down. A
-statement still longer than ``MAX_STATEMENT`` characters after that (a huge list of
-numbers) is left out and noted.
+A string literal longer than ``MAX_LITERAL`` characters is compared as ``"…"``: data,
+not code, and lexing megabytes of it would only slow the report down. In a file over
+``LARGE_FILE`` bytes this is done before extraction too, on a copy (cell by cell for a
+notebook), because extraction itself can take minutes on a 10 MB literal. A statement
+still longer than ``MAX_STATEMENT`` characters after that (a huge list of numbers) is
+left out and noted.
 """
 
 import io
+import json
+import tempfile
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +30,7 @@ from ..extract import StudentCode, SubmissionError, extract_limited
 OTHER = 0  # the part of helpers and constants that belong to no single part
 MAX_LITERAL = 1000  # characters of one string literal, beyond which it is data
 MAX_STATEMENT = 50_000  # characters of one statement after literals are shortened
+LARGE_FILE = 1_000_000  # bytes of a file whose long literals are shortened before extraction
 
 
 @dataclass(frozen=True)
@@ -103,12 +108,35 @@ def document(label: str, codes: list[StudentCode], assignment: Assignment) -> Do
     return doc
 
 
+def _shortened_copy(path: Path, folder: Path) -> Path:
+    """``path``, or a copy in ``folder`` with its long literals shortened if it is large."""
+    try:
+        if path.stat().st_size <= LARGE_FILE:
+            return path
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            notebook = json.loads(text)
+            for cell in notebook.get("cells", []):
+                source = cell.get("source", "")
+                joined = "".join(source) if isinstance(source, list) else str(source)
+                cell["source"] = _short_literals(joined)
+            text = json.dumps(notebook)
+        else:
+            text = _short_literals(text)
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        return path  # extraction says what is wrong with it
+    copy = folder / path.name
+    copy.write_text(text, encoding="utf-8")
+    return copy
+
+
 def read_document(label: str, paths: list[Path], assignment: Assignment) -> Document:
     """``document`` of the files ``paths``; raises ``SubmissionError`` if one is unreadable."""
     codes = []
-    for path in paths:
-        try:
-            codes.append(extract_limited(path))
-        except SubmissionError as exc:
-            raise SubmissionError(f"{path.name}: {exc}") from None
+    with tempfile.TemporaryDirectory(prefix="similarity-") as folder:
+        for path in paths:
+            try:
+                codes.append(extract_limited(_shortened_copy(path, Path(folder))))
+            except SubmissionError as exc:
+                raise SubmissionError(f"{path.name}: {exc}") from None
     return document(label, codes, assignment)

@@ -67,10 +67,11 @@ def read_sides(path: Path, assignment: Assignment, against: list[Path], stub: Pa
     _SHARED["assignment"] = assignment
     _SHARED["boilerplate"] = np.array([], dtype=np.int64)
     if stub is not None:
-        stub_side = _read("stub", [stub], False)
-        if isinstance(stub_side, str):
-            raise SubmissionError(f"the released stub {stub}: {stub_side}")
-        hashes = set().union(*(fp.hashes for fp in stub_side.fingerprints.values()))
+        try:
+            parts = read_document("stub", [stub], assignment).parts.values()
+        except SubmissionError as exc:
+            raise SubmissionError(f"the released stub {stub}: {exc}") from None
+        hashes = set().union(*(fingerprint(text).hashes for text in parts))
         _SHARED["boilerplate"] = np.array(sorted(hashes), dtype=np.int64)
     tasks = []
     for sub in find_submissions(path, assignment.name):
