@@ -88,7 +88,9 @@ def similarity_command(args: argparse.Namespace) -> int:
                                                  max(1, args.jobs))
     except SubmissionError as exc:
         raise UsageError(str(exc)) from None
+    read = time.monotonic()
     pairs = rank(students, sources, args.floor)
+    ranked = time.monotonic()
     write_report(args.out, pairs, {s.label: s for s in [*students, *sources]}, assignment,
                  args.floor, problems)
     for problem in problems:
@@ -97,5 +99,7 @@ def similarity_command(args: argparse.Namespace) -> int:
         print(f"{len(students)} submission to compare: no pairs.", file=sys.stderr)
     print("\n".join(top_lines(pairs)))
     print(f"{len(students)} students, {len(sources)} known sources compared in "
-          f"{time.monotonic() - started:.1f} s; report: {args.out / 'similarity.html'}")
+          f"{time.monotonic() - started:.1f} s (read {read - started:.1f} s, scored "
+          f"{ranked - read:.1f} s, written {time.monotonic() - ranked:.1f} s); report: "
+          f"{args.out / 'similarity.html'}")
     return 0
