@@ -192,5 +192,7 @@ def test_toy_assignment_copy_ranks_first_with_its_names(tmp_path, capsys):
     assert (rows[0]["student_a"], rows[0]["student_b_or_source"]) == ("alice", "bob")
     assert float(rows[0]["similarity"]) > max(float(r["similarity"]) for r in rows[1:]) + 0.2
     assert {"count_words", "loudest"} <= set(rows[0]["shared_names"].split())
+    index = (tmp_path / "out" / "similarity.html").read_text()
+    assert "<td>alice</td><td>bob</td>" in index and "similarity-pairs/00001.html" in index
     view = (tmp_path / "out" / "similarity-pairs" / "00001.html").read_text()
     assert "<span class='hl'>" in view and "Part 1: Counting words" in view

@@ -128,8 +128,9 @@ def index_page(pairs: list[Pair], assignment: Assignment, floor: float, compared
     notes = f"<h2>Not compared, or in part</h2><ul>{issues}</ul>" if issues else ""
     return _page(f"Similarity: {assignment.title}",
                  f"<h1>Similarity: {html.escape(assignment.title)}</h1><p>{MEANING}</p>"
-                 f"<p>{compared} submissions and sources compared; {len(pairs)} pairs at or "
-                 f"above the floor of {floor:.2f}, most similar first.</p>{table}{notes}")
+                 f"<p>{compared} submissions and sources compared; {len(pairs)} "
+                 f"pair{'s' * (len(pairs) != 1)} at or above the floor of {floor:.2f}, "
+                 f"most similar first.</p>{table}{notes}")
 
 
 def keep_previous(out: Path) -> Path | None:

@@ -26,6 +26,7 @@ from .documents import Document, Span
 from .fingerprint import Fingerprint, statement_of
 
 LONG = 60  # fingerprints (about 200 characters of filtered code) on both sides
+NAMED = 3  # fingerprints a statement needs for its names to be listed as shared
 
 
 @dataclass
@@ -71,13 +72,13 @@ class Pair:
 
 
 def _shared_names(side: Side, part: int, shared: set[int]) -> list[str]:
-    """Names of ``side``'s statements of ``part`` with at least half their fingerprints in
-    ``shared``."""
+    """Names of ``side``'s statements of ``part`` with at least ``NAMED`` fingerprints, at
+    least half of them in ``shared`` (a one-line constant has too few to tell)."""
     hits = [0] * len(side.counts[part])
     for value in shared:
         hits[side.statement[part][value]] += 1
     return [name for index, span in enumerate(side.spans[part])
-            if side.counts[part][index] and 2 * hits[index] >= side.counts[part][index]
+            if side.counts[part][index] >= NAMED and 2 * hits[index] >= side.counts[part][index]
             for name in span.names]
 
 
