@@ -74,18 +74,21 @@ def test_every_disguised_copy_ranks_above_every_independent_pair(name, tmp_path,
 
 def test_the_stub_is_near_zero_against_the_reference_because_it_is_boilerplate(tmp_path,
                                                                                capsys):
+    """And two known sources, the same file twice, are never compared with each other."""
     for name in ("tokenization", "production_tokenizers"):
         stub = REPO / "assignments" / name / f"{name}.ipynb"
         folder = tmp_path / name / "submitted" / "untouched" / name
         folder.mkdir(parents=True)
         (folder / f"{name}.ipynb").write_bytes(stub.read_bytes())
         (tmp_path / name / "known").mkdir()
-        (tmp_path / name / "known" / "reference.py").write_text(reference_source(load(name)))
+        for copy in ("reference.py", "reference_again.py"):  # sources: never compared
+            (tmp_path / name / "known" / copy).write_text(reference_source(load(name)))
         (tmp_path / name / "empty.py").write_text("")
         common = [tmp_path / name / "submitted", "--assignment", name, "--against",
                   tmp_path / name / "known", "--floor", "0"]
         rows, _ = run(capsys, *common, "--out", tmp_path / name / "out")
-        assert len(rows) == 1 and float(rows[0]["similarity"]) < 0.05, rows
+        assert [r["student_a"] for r in rows] == ["untouched"] * 2, rows
+        assert all(float(r["similarity"]) < 0.05 for r in rows), rows
         # Without the stub as boilerplate, the given code alone makes them look alike.
         rows, _ = run(capsys, *common, "--stub", tmp_path / name / "empty.py", "--out",
                       tmp_path / name / "no-stub")
