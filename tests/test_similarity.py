@@ -9,6 +9,9 @@ reported, never a crash; the toy assignment works as the course's do.
 """
 
 import csv
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -199,3 +202,14 @@ def test_toy_assignment_copy_ranks_first_with_its_names(tmp_path, capsys):
     assert "<td>alice</td><td>bob</td>" in index and "similarity-pairs/00001.html" in index
     view = (tmp_path / "out" / "similarity-pairs" / "00001.html").read_text()
     assert "<span class='hl'>" in view and "Part 1: Counting words" in view
+
+
+def test_fingerprints_do_not_depend_on_the_hash_seed():
+    """copydetect hashes with ``hash``, salted per process; ours must not be."""
+    code = ("from pathlib import Path\nfrom autograder.similarity.fingerprint import "
+            "fingerprint\nprint(sorted(fingerprint(Path('tests/toy/reference/loud.py')"
+            ".read_text()).hashes))")
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, cwd=REPO, env={**os.environ, "PYTHONHASHSEED": seed}
+                           ).stdout for seed in ("1", "2")}
+    assert len(seen) == 1 and len(seen.pop()) > 10
