@@ -9,8 +9,8 @@ only that loop.
 
 A pair gets a score per part (``parts``) and overall (every part's fingerprints
 together, so each part counts by its length). A part where either side has fewer than
-``LONG`` fingerprints is *short*: a 3-line ``merge_pair`` has one natural solution and
-looks alike in every class, so a short part is flagged and never leads. A pair's
+``LONG`` fingerprints is *short*: a 3-line function that merges a pair has one natural
+solution and looks alike in every class, so a short part is flagged and never leads. A pair's
 ``score``, the order of the report, is the higher of its overall similarity and that of
 its most similar long part: two students who share one long, unusual part rank high even
 when their other parts differ.
