@@ -40,6 +40,7 @@ from .report import console_summary, write_reports
 from .report.format import one_line, points
 from .results import VISIBILITIES, SubmissionResult
 from .sandbox import cleanup, limits, users
+from .similarity.command import register as register_similarity
 
 # Exit code when the sandbox did not start for some submission (the reports are written).
 ENVIRONMENT_FAILED = 3
@@ -105,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "level, where student code runs as your own user (also "
                             "AUTOGRADER_ALLOW_BASIC=1); the reports say so")
     regrade.add_parser(commands)
+    register_similarity(commands)
     return parser
 
 
@@ -312,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
             return grade_command(args)
         if args.command == "diff":
             return regrade.diff_command(args)
+        if hasattr(args, "run"):  # subcommands that register their own handler
+            return args.run(args)
     except UsageError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     return 2

@@ -66,10 +66,11 @@ def pip_pins(requirements: list[str]) -> dict[str, str]:
 
 
 def conda_pins() -> dict[str, str]:
-    """``{name: version}`` of environment.yml's entries pinned with conda's ``=``."""
+    """``{name: version}`` of environment.yml's entries pinned with conda's ``=`` (or pip's
+    ``==`` in its ``- pip:`` list)."""
     found = {}
     for line in (ROOT / "environment.yml").read_text().splitlines():
-        pinned = re.fullmatch(r"\s*- ([A-Za-z0-9._-]+)=([^=<>!~\s]+)\s*", line.split("#", 1)[0])
+        pinned = re.fullmatch(r"\s*- ([A-Za-z0-9._-]+)==?([^=<>!~\s]+)\s*", line.split("#", 1)[0])
         if pinned:
             found[normalise(pinned.group(1))] = pinned.group(2)
     return found
@@ -99,3 +100,13 @@ def test_each_notebooks_requirements_pin_what_the_grader_runs():
         shared = {n: v for n, v in gradescope.items() if n in names}
         assert "numpy" in shared, f"{path}: numpy (matplotlib's too) must be pinned"
         assert pip_pins(lines).items() >= shared.items(), f"{path}: pin {shared}"
+
+
+def test_pyproject_and_environment_pin_the_same_versions():
+    """A package pinned in one is pinned to the same version in the other (copydetect's
+    fingerprints, babel's CLDR data: a new release changes what the course computes)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pip = pip_pins(project["dependencies"] + sum(project["optional-dependencies"].values(), []))
+    assert "copydetect" in pip
+    conda = {name: v for name, v in conda_pins().items() if name not in NOT_PACKAGES}
+    assert conda == pip
