@@ -312,8 +312,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "grade":
             return grade_command(args)
-        if args.command == "diff":
-            return regrade.diff_command(args)
         if hasattr(args, "run"):  # subcommands that register their own handler
             return args.run(args)
     except UsageError as exc:

@@ -29,6 +29,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "NEW/regrade.md.")
     parser.add_argument("old", metavar="OLD", type=Path, help="the earlier report folder")
     parser.add_argument("new", metavar="NEW", type=Path, help="the later report folder")
+    parser.set_defaults(run=diff_command)
 
 
 def run_diff(old: Path, new: Path) -> list[str]:
