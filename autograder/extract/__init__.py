@@ -123,8 +123,8 @@ def _address_space() -> int:
     return 0
 
 
-def set_limits(cpu: int = EXTRACT_CPU) -> None:
-    """This process's limits: ``EXTRACT_MEMORY`` more address space, ``cpu`` s of CPU.
+def set_limits() -> None:
+    """This process's limits: ``EXTRACT_MEMORY`` more address space, ``EXTRACT_CPU`` s of CPU.
 
     The hard CPU limit is 2 s past the soft one. Linux sends SIGKILL, not SIGXCPU, when
     both are reached at once, and a SIGKILL cannot be told from any other kill.
@@ -133,7 +133,7 @@ def set_limits(cpu: int = EXTRACT_CPU) -> None:
 
     memory = _address_space() + EXTRACT_MEMORY
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
+    resource.setrlimit(resource.RLIMIT_CPU, (EXTRACT_CPU, EXTRACT_CPU + 2))
 
 
 def _main(argv: list[str]) -> int:
