@@ -391,8 +391,9 @@ def test_title(source: str) -> str:
 
 
 def wrap(text: str, indent: str = "  ") -> str:
-    """``text`` as lines of at most ``WIDTH`` characters, broken only at spaces."""
-    return textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+    """``text`` as lines of at most ``WIDTH`` characters, broken only at spaces; a line
+    that continues the one above starts with six spaces."""
+    return textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=" " * 6,
                          break_long_words=False, break_on_hyphens=False)
 
 
