@@ -2,6 +2,8 @@
 
 - A ``try``/``if`` block whose branches only import, define, pass or raise is kept
   (``except ImportError: raise``), and a dropped statement that kept code reads still warns.
+- A statement is cut out exactly as ``ast.get_source_segment`` would (CRLF, non-ASCII,
+  decorators, several statements on a line).
 - Extraction is linear in the file's size: doubling a file of many statements costs about
   twice the time, compared within one run (never absolute seconds).
 - A correct submission with a 10 MB corpus pasted in grades to full marks (the toy
@@ -9,6 +11,7 @@
   child that runs out of CPU is reported as such, not as out of memory.
 """
 
+import ast
 import subprocess
 import sys
 import time
@@ -19,6 +22,7 @@ import pytest
 import autograder.extract as extraction
 from autograder.assignment import load
 from autograder.extract import SubmissionError, extract, extract_limited
+from autograder.extract.rules import Lines
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
 
@@ -118,3 +122,20 @@ def test_a_child_out_of_cpu_is_reported_as_cpu(tmp_path):
     with pytest.raises(SubmissionError) as error:
         extract_limited(path, run=one_second)
     assert str(error.value) == f"reading the file took over {extraction.EXTRACT_CPU} s of CPU"
+
+
+@pytest.mark.parametrize("source", [
+    "@decorate\n@twice(2)\ndef décoré(x):  # é\n    return 'ü' * x\nA = 1; B = 'ß'; C = 3\n",
+    "x = 1\r\ndef crlf():\r\n    return 'é'\r\nY = (1,\r\n     2)\r\n",
+    "if True:\n    Z = '\u2028\x0c'\nW = 'a\\\nb'; V = 2\nclass K:\n    pass\n",
+])
+def test_a_statement_is_cut_out_as_ast_would(source):
+    """``Lines`` agrees with ``ast.get_source_segment`` (which rescans the source per call)."""
+    lines = Lines(source)
+    for node in ast.parse(source).body:
+        decorators = getattr(node, "decorator_list", [])
+        start = min([d.lineno for d in decorators] + [node.lineno])
+        span = ast.Pass(lineno=start, col_offset=0 if decorators else node.col_offset,
+                        end_lineno=node.end_lineno, end_col_offset=node.end_col_offset)
+        expected = "\n" * (start - 1) + ast.get_source_segment(source, span)
+        assert lines.statement(node) == expected
