@@ -53,6 +53,7 @@ KEEP_RULE = (
 MAX_LITERAL_NODES = 5000
 # At most this many warnings about dropped names, so that a notebook of demos stays readable.
 MAX_DROPPED_WARNINGS = 20
+BUILTINS = frozenset(dir(builtins))
 # Lines IPython rewrites before Python sees them: %magic, %%cell magic, !shell, ?help.
 IPYTHON_LINE = re.compile(r"^\s*(%|!|\?)")
 # Line ends as the parser counts lines (not str.splitlines, which also splits at \f, \v...).
@@ -186,7 +187,8 @@ def bound_names(node: ast.stmt) -> set[str]:
 def read_names(source: str) -> set[str]:
     """Module-level names that code (a kept statement) reads, at load or when called."""
     found: set[str] = set()
-    tables = [symtable.symtable(source, "<kept>", "exec")]
+    # Without the blank lines that keep its line numbers: they cost time, not names.
+    tables = [symtable.symtable(source.lstrip("\n"), "<kept>", "exec")]
     while tables:
         table = tables.pop()
         module = table.get_type() == "module"
@@ -194,7 +196,7 @@ def read_names(source: str) -> set[str]:
             if symbol.is_referenced() and (module or symbol.is_global()):
                 found.add(symbol.get_name())
         tables.extend(table.get_children())
-    return found - set(dir(builtins))
+    return found - BUILTINS
 
 
 def unavailable_imports(node: ast.stmt) -> list[str]:
