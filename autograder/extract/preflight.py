@@ -2,7 +2,7 @@
 
 Run it in a terminal next to your notebook (save the notebook first), for example::
 
-    python preflight.py tokenization.ipynb
+    python preflight.py NAME.ipynb   (NAME: the notebook you hand in)
 
 or run the notebook's last cell. It starts with its verdict and ends with a summary line;
 in between it shows
