@@ -17,10 +17,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 ## Instructor: regenerate the student release in assignments/ from source/ with nbgrader
-## (nbgrader_config.py; nbgrader runs `alembic`, so .venv/bin goes on PATH).
+## (nbgrader_config.py; nbgrader runs `alembic`, so .venv/bin goes on PATH), then write
+## each release's preflight.py from the grader's extraction code (autograder/extract/ship.py).
 release: $(STAMP)
 	for a in $(A); do \
 	  PATH="$(CURDIR)/.venv/bin:$$PATH" $(PY) -m nbgrader generate_assignment $$a --force || exit 1; \
+	  $(PY) -m autograder.extract.ship assignments/$$a || exit 1; \
 	done
 
 ## Instructor: what students receive: $(BUNDLE)/<assignment>.zip per assignment of the

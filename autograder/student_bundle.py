@@ -25,7 +25,9 @@ the newest file's time), so the same release gives the same bytes and an honest 
 Only ``assignments/<assignment>/`` is read, never ``source/``, ``solutions/`` or
 ``autograder/``, and every file is checked before it is written: a marker of a solution
 or hidden-test region, or a file under a folder of those names, stops the build with an
-error instead of giving it to students. Hidden files, ``__pycache__`` and
+error instead of giving it to students. One file is the exception: ``preflight.py`` is a
+fresh build from the grader's extraction code (``autograder/extract/ship.py``), never a
+stale copy. Hidden files, ``__pycache__`` and
 ``.ipynb_checkpoints`` are left out.
 """
 
@@ -39,6 +41,8 @@ import zipfile
 from pathlib import Path
 
 import nbformat
+
+from autograder.extract.ship import preflight_source
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
@@ -133,6 +137,8 @@ def student_files(release: Path) -> dict[str, bytes]:
                 "__pycache__", ".ipynb_checkpoints") for p in rel.parts):
             continue
         data = _clean_notebook(path) if path.suffix == ".ipynb" else path.read_bytes()
+        if rel.as_posix() == "preflight.py":  # built fresh from the grader's extraction code
+            data = preflight_source().encode("utf-8")
         files[f"{assignment}/{rel.as_posix()}"] = data
     files[f"{assignment}/README-students.txt"] = readme(release).encode()
     for name, data in files.items():

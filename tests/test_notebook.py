@@ -12,6 +12,7 @@
 import ast
 import os
 import re
+import shutil
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder.extract.read import strip_ipython
+from autograder.extract.ship import preflight_source
 from autograder.extract.split import kept_names
 from tests.course import known, load
 
@@ -137,11 +139,19 @@ def test_graded_names_are_top_level_definitions_and_tests_define_nothing(name):
 
 
 @every_assignment
-def test_source_notebook_runs_clean_and_passes_visible_tests(name):
-    nb, seconds = execute(notebook("source", name), allow_errors=False)
+def test_source_notebook_runs_clean_and_passes_visible_tests(name, tmp_path):
+    """Run where a release would be: a copy of ``source/NAME/`` with the preflight that
+    ``make release`` builds beside it (source/ holds none), so the last cell runs it."""
+    folder = tmp_path / name
+    shutil.copytree(ROOT / "source" / name, folder)
+    (folder / "preflight.py").write_text(preflight_source(), encoding="utf-8")
+    nb, seconds = execute(folder / f"{name}.ipynb", allow_errors=False)
     for cell in visible_tests(nb):
         stdout = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
         assert "passed" in stdout, grading(cell)["grade_id"]
+    (last,) = [c for c in nb.cells if c.source.startswith("%run -e preflight.py")]
+    preflight = "".join(o.get("text", "") for o in last.outputs)
+    assert "ready to submit" in preflight.splitlines()[0], preflight
     images = [o for c in nb.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
     assert len(images) == IMAGES[name], "every plot of the notebook is drawn"
     # Wall time is not asserted (it depends on the machine's load); about 25 s for the

@@ -2,7 +2,8 @@
 for every assignment of the course.
 
 Regenerates the release in a temporary course directory (a copy of ``source/`` and
-``nbgrader_config.py``) and compares it with ``assignments/``. If this fails after an edit to
+``nbgrader_config.py``), adds the preflight as ``make release`` does, and compares it with
+``assignments/``. If this fails after an edit to
 the source notebook, run ``make release`` and commit ``assignments/``.
 
 "Exactly" means what a student and the grader depend on: the cells in order, their type,
@@ -29,6 +30,8 @@ from tests.course import known
 ROOT = Path(__file__).resolve().parents[1]
 # Files beside a source notebook that stay out of the release (nbgrader_config.py).
 INSTRUCTOR_ONLY = {"make_parallel.py"}
+# Files make release adds to each release (built from the grader: autograder/extract/ship.py).
+GENERATED = {"preflight.py"}
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
 STUB = re.compile(r"# YOUR CODE HERE\n\s*raise NotImplementedError\(\)")
@@ -79,6 +82,11 @@ def regenerated(tmp_path_factory, name) -> Path:
         timeout=240,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    # make release's second step: the preflight, built from the grader's extraction code
+    built = subprocess.run([sys.executable, "-m", "autograder.extract.ship",
+                            str(course / "assignments" / name)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+    assert built.returncode == 0, built.stderr
     return course / "assignments" / name
 
 
@@ -115,7 +123,7 @@ def saved_in_jupyterlab(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def test_regenerated_release_matches_committed(regenerated, name):
     fresh, committed = files(regenerated), files(ROOT / "assignments" / name)
-    shipped = sorted(set(files(ROOT / "source" / name)) - INSTRUCTOR_ONLY)
+    shipped = sorted(set(files(ROOT / "source" / name)) - INSTRUCTOR_ONLY | GENERATED)
     assert sorted(fresh) == sorted(committed) == shipped
     assert f"{name}.ipynb" in shipped
     for name, path in fresh.items():

@@ -13,6 +13,7 @@ scoring process) sends the result back as JSON; nothing of the submission runs a
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -21,9 +22,11 @@ from pathlib import Path
 from .read import Chunk, SubmissionError, read_submission
 from .split import Statement, StudentCode, split_code
 
-# Limits of the extraction process. A real notebook takes about 30 MB and 0.1 s.
+# Limits of the extraction process. A real notebook takes about 30 MB and 0.1 s; one with
+# a 10 MB corpus pasted in, about 150 MB and 1 s (extraction is linear in the file's size;
+# ``read.MAX_SOURCE_BYTES`` refuses what is absurd before any of it is parsed).
 EXTRACT_MEMORY = 512 * 1024**2  # bytes of address space
-EXTRACT_CPU = 20  # seconds
+EXTRACT_CPU = 20  # seconds: SIGXCPU ends the child then (its hard limit is a little later)
 EXTRACT_TIMEOUT = 30.0  # seconds of wall time, at most
 EXTRACT_OUTPUT = 64 * 1024**2  # bytes of JSON sent back
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -91,11 +94,20 @@ def extract_limited(path: Path, timeout: float = EXTRACT_TIMEOUT,
             pass
     if code == _UNREADABLE:
         raise SubmissionError(out.decode("utf-8", "replace")[:500])
-    if code in (_OUT_OF_MEMORY, -9, -6) or b"MemoryError" in err:
-        raise SubmissionError(f"reading the file needed over {EXTRACT_MEMORY >> 20} MiB")
-    if code in (-24, 152):  # SIGXCPU
-        raise SubmissionError(f"reading the file took over {EXTRACT_CPU} s of CPU")
-    raise SubmissionError(f"the file could not be read (exit status {code})")
+    raise SubmissionError(_killed(code, err))
+
+
+def _killed(code: int, err: bytes) -> str:
+    """Why the child ended without a result, from its exit status: the soft CPU limit
+    sends SIGXCPU (the hard one, SIGKILL, comes later and is never reached first); the
+    address-space limit makes allocation fail, a ``MemoryError`` or an abort."""
+    if code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+        return f"reading the file took over {EXTRACT_CPU} s of CPU"
+    if code in (_OUT_OF_MEMORY, -signal.SIGABRT) or b"MemoryError" in err:
+        return f"reading the file needed over {EXTRACT_MEMORY >> 20} MiB of memory"
+    if code in (-signal.SIGKILL, 128 + signal.SIGKILL):
+        return "the process reading the file was killed (SIGKILL) from outside"
+    return f"the file could not be read (exit status {code})"
 
 
 _UNREADABLE = 3  # the child's exit status with a SubmissionError message on stdout
@@ -111,13 +123,22 @@ def _address_space() -> int:
     return 0
 
 
-def _main(argv: list[str]) -> int:
-    """The child: set the limits, extract, print JSON."""
+def set_limits() -> None:
+    """This process's limits: ``EXTRACT_MEMORY`` more address space, ``EXTRACT_CPU`` s of CPU.
+
+    The hard CPU limit is 2 s past the soft one. Linux sends SIGKILL, not SIGXCPU, when
+    both are reached at once, and a SIGKILL cannot be told from any other kill.
+    """
     import resource
 
     memory = _address_space() + EXTRACT_MEMORY
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CPU, (EXTRACT_CPU, EXTRACT_CPU))
+    resource.setrlimit(resource.RLIMIT_CPU, (EXTRACT_CPU, EXTRACT_CPU + 2))
+
+
+def _main(argv: list[str]) -> int:
+    """The child: set the limits, extract, print JSON."""
+    set_limits()
     try:
         text = to_json(extract(Path(argv[0])))
     except SubmissionError as exc:

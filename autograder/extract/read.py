@@ -6,7 +6,8 @@ shell escapes, help queries), which is not Python. A ``.py`` file is one chunk;
 if it does not parse as a whole, it is cut at jupytext / nbconvert cell markers
 so that one broken cell does not cost the rest.
 
-A file is read only if it is a regular file reached without following a link at its
+A file over ``MAX_SOURCE_BYTES`` (50 MB) is refused with a message saying so, before it
+is read. A file is read only if it is a regular file reached without following a link at its
 last step (``O_NOFOLLOW``; the collector never hands over links anyway). A notebook
 must have nbformat 4's shape where the grader relies on it: an object with a list of
 ``cells``, each an object with a ``cell_type`` string, ``source`` as text or a list of
@@ -15,30 +16,20 @@ nbformat 3 file, a list, nesting too deep to decode) is a ``SubmissionError`` th
 the cell and what is wrong, so the student's row says how to fix it.
 """
 
-import ast
 import json
 import os
 import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-# Lines IPython rewrites before Python sees them: %magic, %%cell magic, !shell, ?help.
-_IPYTHON_LINE = re.compile(r"^\s*(%|!|\?)")
+from .rules import is_test_cell, parse, strip_ipython
+
+# Bigger than this is no submission (a notebook with a 10 MB corpus pasted in is graded;
+# extraction is linear, about 0.1 s per MB): refused before it is read.
+MAX_SOURCE_BYTES = 50 * 1000**2
+
 # Cell markers written by jupytext (# %%) and nbconvert --to script (# In[ ]:).
 _CELL_MARKER = re.compile(r"^# (%%|In\[[ \d]*\]:)", re.MULTILINE)
-
-
-# CPython 3.11 before 3.11.8 turns a parse tree into Python objects with a recursion
-# counter shared by all threads (gh-106905): concurrent ast.parse calls, as in a batch
-# graded by a thread pool, fail with "AST constructor recursion depth mismatch".
-_AST_LOCK = threading.Lock()
-
-
-def parse(source: str) -> ast.Module:
-    """``ast.parse``, one thread at a time."""
-    with _AST_LOCK:
-        return ast.parse(source)
 
 
 class SubmissionError(Exception):
@@ -53,11 +44,6 @@ class Chunk:
     origin: str  # "cell 7" or "lines 1-40"
 
 
-def _is_test_cell(cell: dict) -> bool:
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    return bool(meta.get("grade")) and not meta.get("solution")
-
-
 def _read_text(path: Path) -> str:
     """The file's text (UTF-8, a byte-order mark allowed), never through a final link."""
     try:
@@ -65,7 +51,14 @@ def _read_text(path: Path) -> str:
     except OSError as exc:
         raise SubmissionError(f"{path.name} cannot be opened ({exc.strerror})") from exc
     with os.fdopen(fd, "rb") as handle:
-        data = handle.read()
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_SOURCE_BYTES:
+            raise SubmissionError(f"{path.name} is {size / 1000**2:.0f} MB; the grader reads "
+                                  f"files of at most {MAX_SOURCE_BYTES // 1000**2} MB (is "
+                                  "data saved in the notebook? clear its outputs)")
+        data = handle.read(MAX_SOURCE_BYTES + 1)
+        if len(data) > MAX_SOURCE_BYTES:
+            raise SubmissionError(f"{path.name} is over {MAX_SOURCE_BYTES // 1000**2} MB")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -116,16 +109,11 @@ def _notebook_cells(path: Path) -> list:
     return cells
 
 
-def strip_ipython(source: str) -> str:
-    """Blank out IPython-only lines, keeping line numbers stable."""
-    return "\n".join("" if _IPYTHON_LINE.match(line) else line for line in source.splitlines())
-
-
 def read_notebook(path: Path) -> list[Chunk]:
     """The code cells of a notebook that are not nbgrader test cells."""
     chunks = []
     for index, cell in enumerate(_notebook_cells(path), start=1):
-        if cell["cell_type"] != "code" or _is_test_cell(cell):
+        if cell["cell_type"] != "code" or is_test_cell(cell):
             continue
         source = cell.get("source", "")
         if isinstance(source, list):
