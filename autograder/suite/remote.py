@@ -227,6 +227,55 @@ def growth(
     return ratio, sum(batch_best), sum(single_best)
 
 
+def cannot_time(exc: StudentError, charged_by: str) -> str:
+    """The message of a timing test whose inputs the student's code cannot run."""
+    detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
+    return (f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} on this timing "
+            f"test's inputs, so it could not be timed; that failure is already charged by "
+            f"{charged_by}. Fix it there and this test times your code.")
+
+
+class Own:
+    """The student's own answers, worked out untimed in a fresh worker of the part.
+
+    A timing test judges time only: a timed output that differs from the reference is
+    compared with these (a deviation the correctness tests charge is not charged again),
+    and still fails when it differs from them (the timed run skipped work). The fresh
+    worker (``spawn(hash_seed)``, started on first use, one per test) never saw the timed
+    run, so an answer the timed worker remembered or put off cannot reach it. Code that
+    raises there fails the test with ``cannot_time``'s message.
+    """
+
+    def __init__(self, spawn: Callable[[int], object], hash_seed: int, charged_by: str) -> None:
+        self.spawn, self.hash_seed, self.charged_by = spawn, hash_seed, charged_by
+        self.worker: object = None
+
+    def __call__(self, work: Callable[[object], object]) -> object:
+        if self.worker is None:
+            self.worker = self.spawn(self.hash_seed)
+        try:
+            return work(self.worker)
+        except StudentError as exc:
+            check(False, cannot_time(exc, self.charged_by))
+            raise  # not reached: check raised
+
+
+def growth_or_plain(student, runs: Callable[[bool], tuple[Callable[[int], Run],
+                                                          Callable[[int], Run]]],
+                    charged_by: str, **options) -> tuple[float, float, float]:
+    """``growth`` on ``runs(False)`` (inputs made like the correctness tests'); if the
+    student's code raises on them, on ``runs(True)`` (plain inputs: no unknown characters,
+    ASCII words); if it raises there too, the test fails with ``cannot_time``'s message.
+    A crash is the correctness tests' to charge: a timing test times what runs."""
+    for plain in (False, True):
+        try:
+            return growth(student, *runs(plain), **options)
+        except StudentError as exc:
+            if plain:
+                check(False, cannot_time(exc, charged_by))
+    raise AssertionError("not reached")
+
+
 def fetch_ids(student, kept: Remote) -> object:
     """A kept list of ID lists, read back through its text: ``repr`` of a list of ``int``
     is JSON, and makes the worker spend a tenth of what sending each ID as a value does
