@@ -27,6 +27,7 @@ every turn, every timed output checked against the reference; ``remote.growth``)
 
 import pytest
 
+from autograder.sandbox import StudentError
 from autograder.suite.checks import (
     Failures,
     check,
@@ -165,6 +166,24 @@ MAX_COPIES_RATIO = 3.0
 
 
 CHARGED_BY = "the exactness tests (worked examples, ties, hidden corpora, edge cases)"
+EXACTNESS_CORPORA = ([("the hello corpus", HELLO, 1000), ("Sennrich et al.'s corpus", SENNRICH, 17)]
+                     + TIE_CORPORA + REPEAT_CORPORA + LITERAL_CORPORA + RANDOM_CORPORA
+                     + EDGE_CORPORA)
+
+
+def charged_elsewhere(other) -> bool:
+    """Does the student's trainer (in ``other``) miss the reference on a corpus of the
+    exactness tests, or raise there? (Asked once per worker, untimed.)"""
+    key = ("p13", "charged")
+    if key not in other.cache:
+        try:
+            results = trained(other, EXACTNESS_CORPORA)
+            other.cache[key] = any(
+                unpack(got, label) != reference(tuple(corpus), target)
+                for (label, corpus, target), got in zip(EXACTNESS_CORPORA, results))
+        except (StudentError, AssertionError):
+            other.cache[key] = True
+    return other.cache[key]
 
 
 def timed_training(student, own: Own, corpus: tuple[str, ...], target: int, where: str,
@@ -188,6 +207,12 @@ def timed_training(student, own: Own, corpus: tuple[str, ...], target: int, wher
         if result != mine:
             compare(result, mine, f"{where} (in a timing test; against your own training, "
                                   f"not timed: the timed run skipped work)")
+        # The same answer untimed, but is the deviation charged elsewhere? Code that is
+        # exact on every corpus of the exactness tests and wrong only on a timing corpus
+        # (a short cut taken at this size) is charged here.
+        if not own(charged_elsewhere):
+            compare(result, expected, f"{where} (in a timing test; your trainer is exact on "
+                                      "every corpus of the exactness tests)")
 
     return Run(lambda: student.map(train, kept, [target], keep=True),
                lambda handle: student.get(handle, None), judge)
