@@ -142,7 +142,8 @@ class Run:
     can work on them, in the put's own request if it has patched the worker's protocol
     code, so the clock must already run), does the work and leaves its result in the
     worker (it returns a handle); ``fetch(handle)`` brings the result back;
-    ``check(value)`` judges the fetched value against the reference, outside the timing.
+    ``check(value)`` judges the fetched value, outside the timing: against the reference,
+    else against the student's own untimed answers (``Own``).
     ``fetch`` is timed too: a result that is worked out only when it is read (a lazy
     list) is paid for there.
     """
@@ -192,7 +193,7 @@ def growth(
 
     ``batch(r)`` makes k calls on k inputs of size n, ``single(r)`` one call on an input
     of size k n (see ``Run``), each on fresh inputs for round ``r`` (a result remembered
-    from an earlier round is worth nothing), each output checked against the reference.
+    from an earlier round is worth nothing), each output checked (``Run.check``).
     The same total work for linear code, so the ratio is about 1 when the code is linear
     and about k when it is quadratic. The ratio is the larger of the compute times' ratio
     and the ratio of compute and fetch together (work put off until the result is read

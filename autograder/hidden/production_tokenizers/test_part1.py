@@ -19,7 +19,10 @@ process prepares GPT-2 and the reference's answers in a thread while the workers
 The timing test (the last) follows the first assignment's: one ``encode_ordinary`` of
 16 N characters against 16 calls on 16 other texts of N (N = 4,000 characters of
 Shakespeare-like text), worker CPU time, best of up to 3 turns, fresh texts every turn,
-every output checked. A per-piece cache is allowed (the spec expects one), so the texts
+every output checked against the reference, else against the student's own IDs of the
+16 pieces that the single text joins (each starts with `` the``, where GPT-2's pre-tokenizer
+starts a piece), untimed in a fresh worker (``remote.Own``); ASCII words only for code that
+raises on the others. A per-piece cache is allowed (the spec expects one), so the texts
 repeat their words and the ratio measures the loop over the text: about 1 when linear;
 ``ids = ids + piece_ids`` measured 11x at this size. Fails above ``MAX_RATIO`` = 4,
 stops a run at 8x.

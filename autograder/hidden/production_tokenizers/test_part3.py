@@ -7,7 +7,11 @@ compared with the student's own under the part's seed, not with the reference: a
 deterministic tie-break that is not the spec's is charged by the tie tests only.
 
 Timing (ratios within one run, worker CPU time, best of up to 3 turns, fresh corpora
-every turn, every timed output checked against the reference; ``remote.growth``):
+every turn, every timed output checked against the reference; ``remote.growth``). A timing
+test judges time only: a training that differs from the reference is compared with the
+student's own, untimed in a fresh worker (the copies' with the corpus once), and forgiven
+only if the trainer also misses the reference on a corpus of the exactness tests (charged
+there); a trainer exact there and wrong only at the timing sizes (a short cut) fails here:
 
 - merge cost: on ``zipf_corpus`` (about 15,000 distinct pairs), training up to the base
   vocabulary + ``MANY`` = 300 merges against + ``FEW`` = 5. Measured here (CPU time, in

@@ -15,8 +15,14 @@ astral character, so slicing it copies 4 bytes per character), each in one reque
 of up to 4 runs in turns (one turn when its ratio is at most ``MAX_RATIO`` / 2, as it is
 for linear code), measured as the worker's CPU time, all threads and children
 (``support.timed``). Every run has fresh inputs from ``long_case``, which also makes the
-``LONG`` cases of the correctness tests (of the batch's size), and every timed output is
-checked against the reference. The same total work, so the ratio is about 1 when linear
+``LONG`` cases of the correctness tests (of the batch's size); the single run's input is
+16 such pieces joined. A timing test judges time only: every timed output is checked
+against the reference, else against the student's own outputs of the pieces (joined for
+the single run), worked out untimed in a fresh worker (``remote.Own``), so a deviation the
+correctness tests charge is not charged again, and a run that skipped work (a long input
+answered with junk) still fails. Code that raises on these inputs is timed on plain ones
+(only the vocabulary's characters; ``remote.growth_or_plain``), else the test fails saying
+which tests charge the crash. The same total work, so the ratio is about 1 when linear
 and about 16 when quadratic; fails above ``MAX_RATIO`` = 4. A single run over
 ``GIVE_UP`` = 8 times the batch's wall time is stopped and fails. (The table below was
 measured before the inputs were fresh and the outputs checked; ``make timing-stability``
