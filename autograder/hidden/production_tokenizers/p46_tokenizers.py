@@ -17,9 +17,11 @@ as such; a byte-level tokenizer (GPT-2's) would tell them apart, where the spec 
 
 - ``"a WordPiece tokenizer"``: the English words of the parallel text, the ASCII letters
   and ``[UNK]`` (other scripts become ``[UNK]``, one per word);
-- ``"English words or characters"``: the same, plus every character of the parallel text
-  (as a word's start and as ``##`` continuation): English mostly whole, other scripts one
-  token per character.
+- ``"a WordPiece tokenizer of letters"``: the ASCII letters and ``[UNK]`` only: English one
+  token per letter, other scripts ``[UNK]``.
+
+The vocabularies are small on purpose: a stand-in sends the object's state with every
+call, and code that encodes one word at a time makes thousands of calls.
 """
 
 from collections.abc import Callable
@@ -34,20 +36,15 @@ from .p46_parallel import TEXTS as PARALLEL
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-def vocabulary(characters: str) -> dict[str, int]:
-    english = sorted({w for text in PARALLEL["en"] for w in text.split()})
-    tokens = ["[UNK]", *english, *characters, *("##" + c for c in characters)]
+def vocabulary(characters: str, english: bool) -> dict[str, int]:
+    words = sorted({w for text in PARALLEL["en"] for w in text.split()}) if english else []
+    tokens = ["[UNK]", *words, *characters, *("##" + c for c in characters)]
     return {t: i for i, t in enumerate(dict.fromkeys(tokens))}
 
 
-def every_character() -> str:
-    found = {c for texts in PARALLEL.values() for text in texts for c in text if not c.isspace()}
-    return LETTERS + "".join(sorted(found))
-
-
 VOCABULARIES: dict[str, dict[str, int]] = {
-    "a WordPiece tokenizer": vocabulary(LETTERS),
-    "English words or characters": vocabulary(every_character()),
+    "a WordPiece tokenizer": vocabulary(LETTERS, english=True),
+    "a WordPiece tokenizer of letters": vocabulary(LETTERS, english=False),
 }
 
 

@@ -28,7 +28,6 @@ from autograder.suite.checks import (
     show,
     versus,
 )
-from autograder.suite.remote import many
 
 from .p46_files import OLD, read_back, write_old
 from .p46_parallel import TEXTS as PARALLEL
@@ -62,8 +61,7 @@ TEXT_LISTS += [["to be", "or not", "", "é"], ["a  b\tc"], ["a", "bbbbbbbb"], ["
 
 
 def measure(student, name: str) -> None:
-    """``name(texts, encode)`` for every list of texts and tokenizer, against the reference
-    (one request)."""
+    """``name(texts, encode)`` for every list of texts and tokenizer, against the reference."""
     expected_of = {"fertility": ref.fertility, "bytes_per_token": ref.bytes_per_token}[name]
     rows = []
     for tokenizer in TOKENIZERS:
@@ -74,9 +72,8 @@ def measure(student, name: str) -> None:
             except ValueError:  # nothing to divide by: the error tests' business
                 continue
             rows.append((texts, encode, tokenizer, expected))
-    got_all = many(student, name, [r[0] for r in rows], [r[1] for r in rows],
-                   describe=lambda row: f"{name}({show(row[0])}, encode)")
-    for (texts, _, tokenizer, expected), got in zip(rows, got_all):
+    for texts, encode, tokenizer, expected in rows:  # a request each: its own time limit
+        got = student.call(name, texts, encode)
         what = f"{name}({show(texts)}, encode of {tokenizer})"
         check(is_number(got), lambda: f"{what} should return a float, got {show(got)}")
         check(close(got, expected), lambda: f"{what} returned {versus(got, expected)}")
