@@ -69,7 +69,9 @@ def trains(ns, corpus, size=1000):
 
 
 # A timing test judges time only: a tie-break charged by the exactness tests is not
-# charged again by the timing tests (their trainings are checked against the student's own).
+# charged again by the timing tests (their trainings are checked against the student's own,
+# in a fresh worker with the part's hash seed; "the pair seen first" depends on set order, so
+# it is spared once every worker really runs with that seed, issue 23.1).
 TIMING_TESTS = ("part3::test_merges_do_not_recount", "part3::test_best_pair_without_scanning",
                 "part3::test_training_time_ignores_duplication")
 TIES = ["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st", "uv", "wx"]
@@ -101,8 +103,7 @@ def p3_heap_trusts_stale_counts(bug, ref):
        .replace("heapq.heappush(heap, (-counts[best], best))",
                 "heapq.heappush(heap, (-counts[best], order[best], best))")
        .replace("heapq.heappush(heap, (-counts[pair], pair))",
-                "heapq.heappush(heap, (-counts[pair], order.setdefault(pair, len(order)), pair))"),
-       spares=TIMING_TESTS)
+                "heapq.heappush(heap, (-counts[pair], order.setdefault(pair, len(order)), pair))"))
 def p3_ties_first_seen(bug, ref):
     differs(bug, ref, lambda ns: trains(ns, list(reversed(TIES))))
 
