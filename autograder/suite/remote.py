@@ -142,7 +142,8 @@ class Run:
     can work on them, in the put's own request if it has patched the worker's protocol
     code, so the clock must already run), does the work and leaves its result in the
     worker (it returns a handle); ``fetch(handle)`` brings the result back;
-    ``check(value)`` judges the fetched value against the reference, outside the timing.
+    ``check(value)`` judges the fetched value, outside the timing: against the reference,
+    else against the student's own untimed answers (``Own``).
     ``fetch`` is timed too: a result that is worked out only when it is read (a lazy
     list) is paid for there.
     """
@@ -192,7 +193,7 @@ def growth(
 
     ``batch(r)`` makes k calls on k inputs of size n, ``single(r)`` one call on an input
     of size k n (see ``Run``), each on fresh inputs for round ``r`` (a result remembered
-    from an earlier round is worth nothing), each output checked against the reference.
+    from an earlier round is worth nothing), each output checked (``Run.check``).
     The same total work for linear code, so the ratio is about 1 when the code is linear
     and about k when it is quadratic. The ratio is the larger of the compute times' ratio
     and the ratio of compute and fetch together (work put off until the result is read
@@ -225,6 +226,55 @@ def growth(
         if ratio <= clear:
             break
     return ratio, sum(batch_best), sum(single_best)
+
+
+def cannot_time(exc: StudentError, charged_by: str) -> str:
+    """The message of a timing test whose inputs the student's code cannot run."""
+    detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
+    return (f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} on this timing "
+            f"test's inputs, so it could not be timed; that failure is already charged by "
+            f"{charged_by}. Fix it there and this test times your code.")
+
+
+class Own:
+    """The student's own answers, worked out untimed in a fresh worker of the part.
+
+    A timing test judges time only: a timed output that differs from the reference is
+    compared with these (a deviation the correctness tests charge is not charged again),
+    and still fails when it differs from them (the timed run skipped work). The fresh
+    worker (``spawn(hash_seed)``, started on first use, one per test) never saw the timed
+    run, so an answer the timed worker remembered or put off cannot reach it. Code that
+    raises there fails the test with ``cannot_time``'s message.
+    """
+
+    def __init__(self, spawn: Callable[[int], object], hash_seed: int, charged_by: str) -> None:
+        self.spawn, self.hash_seed, self.charged_by = spawn, hash_seed, charged_by
+        self.worker: object = None
+
+    def __call__(self, work: Callable[[object], object]) -> object:
+        if self.worker is None:
+            self.worker = self.spawn(self.hash_seed)
+        try:
+            return work(self.worker)
+        except StudentError as exc:
+            raise AssertionError(cannot_time(exc, self.charged_by)) from None
+
+
+def growth_or_plain(student, runs: Callable[[bool], tuple[Callable[[int], Run],
+                                                          Callable[[int], Run]]],
+                    charged_by: str, **options) -> tuple[float, float, float]:
+    """``growth`` on ``runs(False)`` (inputs made like the correctness tests'); if the
+    student's code raises on them, on ``runs(True)`` (plain inputs: no unknown characters,
+    ASCII words); if it raises there too, the test fails with ``cannot_time``'s message.
+    A crash is the correctness tests' to charge: a timing test times what runs."""
+    try:
+        return growth(student, *runs(False), **options)
+    except StudentError:
+        pass
+    try:
+        return growth(student, *runs(True), **options)
+    except StudentError as exc:
+        raise AssertionError(cannot_time(exc, charged_by)) from None
 
 
 def fetch_ids(student, kept: Remote) -> object:

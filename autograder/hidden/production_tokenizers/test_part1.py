@@ -19,7 +19,10 @@ process prepares GPT-2 and the reference's answers in a thread while the workers
 The timing test (the last) follows the first assignment's: one ``encode_ordinary`` of
 16 N characters against 16 calls on 16 other texts of N (N = 4,000 characters of
 Shakespeare-like text), worker CPU time, best of up to 3 turns, fresh texts every turn,
-every output checked. A per-piece cache is allowed (the spec expects one), so the texts
+every output checked against the reference, else against the student's own IDs of the
+16 pieces that the single text joins (each starts with `` the``, where GPT-2's pre-tokenizer
+starts a piece), untimed in a fresh worker (``remote.Own``); ASCII words only for code that
+raises on the others. A per-piece cache is allowed (the spec expects one), so the texts
 repeat their words and the ratio measures the loop over the text: about 1 when linear;
 ``ids = ids + piece_ids`` measured 11x at this size. Fails above ``MAX_RATIO`` = 4,
 stops a run at 8x.
@@ -43,11 +46,13 @@ from autograder.suite.checks import (
     show,
     versus,
 )
+from autograder.suite.fixtures import HASH_SEED
 from autograder.suite.remote import (
+    Own,
     Run,
     decode_of_encode,
     fetch_ids,
-    growth,
+    growth_or_plain,
     handle,
     many,
     ms_text,
@@ -381,9 +386,13 @@ def _words() -> tuple[str, ...]:
     return tuple(base + extra)
 
 
-def long_text(seed: int, size: int) -> str:
+def long_text(seed: int, size: int, plain: bool = False) -> str:
+    """A text of ``size`` characters that starts with `` the``: whatever comes before it,
+    GPT-2's pre-tokenizer starts a piece there, so texts joined encode to their IDs joined.
+    ``plain``: ASCII words only (for code that raises on the others)."""
     rng = random.Random(seed)
-    words, parts, length = _words(), [], 0
+    words = [w for w in _words() if w.isascii()] if plain else _words()
+    parts, length = [" the"], 4
     while length < size:
         word = rng.choice(words)
         piece = word if word.isspace() else rng.choice([" ", " ", "", "\n"]) + word
@@ -393,32 +402,43 @@ def long_text(seed: int, size: int) -> str:
 
 
 @pytest.mark.points(1)
-def test_encode_linear_time(student):
+def test_encode_linear_time(student, spawn):
     """encode_ordinary takes time proportional to the length of the text"""
     tok = student_gpt2(student)
     encode = student.get(tok, "encode_ordinary")
     expected_tok = reference_gpt2()
+    charged_by = "the ID tests"
+    own = Own(spawn, HASH_SEED, charged_by)
 
-    def run(seed: int, size: int, count: int) -> Run:
-        texts = [long_text(seed + i, size) for i in range(count)]
+    def run(seed: int, count: int, plain: bool) -> Run:
+        # a single run encodes the pieces joined, and its IDs are theirs joined
+        pieces = [long_text(seed + i, SMALL, plain) for i in range(FACTOR)]
+        texts = pieces if count > 1 else ["".join(pieces)]
         kept = student.put(texts)
+
+        def yours(other) -> list:
+            outputs = many(other, other.get(student_gpt2(other), "encode_ordinary"), pieces)
+            return outputs if count > 1 else [[i for ids in outputs for i in ids]]
 
         def judge(got: object) -> None:
             check(type(got) is list and len(got) == count,
                   lambda: f"{count} encode_ordinary calls gave {show(got)}")
-            for text, ids in zip(texts, got):
-                want = expected_tok.encode_ordinary(text)
-                check(ids == want, lambda: f"encode_ordinary of a text of {size} characters (in a "
-                      f"timing test) returned {versus(ids, want)}; the text began "
-                      f"{show(text[:30])}")
+            if all(ids == expected_tok.encode_ordinary(text) for text, ids in zip(texts, got)):
+                return
+            for text, ids, want in zip(texts, got, own(yours)):
+                check(ids == want, lambda: f"encode_ordinary of a text of {len(text)} characters "
+                      f"(in a timing test) returned {show(ids)}, but your own encode_ordinary "
+                      f"gives {show(want)} on it when not timed: the timed run skipped work; the "
+                      f"text began {show(text[:30])}")
 
         return Run(lambda: student.map(encode, kept, keep=True),
                    functools.partial(fetch_ids, student), judge)
 
-    ratio, t_batch, t_single = growth(
+    ratio, t_batch, t_single = growth_or_plain(
         student,
-        lambda turn: run(5000 + 100 * turn, SMALL, FACTOR),
-        lambda turn: run(5050 + 100 * turn, SMALL * FACTOR, 1),
+        lambda plain: (lambda turn: run(5000 + 100 * turn, FACTOR, plain),
+                       lambda turn: run(5050 + 100 * turn, 1, plain)),
+        charged_by,
         give_up=2 * MAX_RATIO,
         clear=MAX_RATIO / 2,
     )

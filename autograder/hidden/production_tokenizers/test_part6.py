@@ -2,13 +2,10 @@
 
 (About 310 lines: five functions and four answers, each with its own error tests.)
 
-The functions take a tokenizer as an ``encode`` callable. The grader hands them one that
-lives in the worker and holds no code: the ``__getitem__`` of a dict that the grader put
-there, mapping each text to its IDs, which the reference tokenizers computed here (the
-UTF-8 bytes; English words whole with the other text as bytes, as a BPE trained on English
-ends up; a WordPiece vocabulary of English words, so other scripts become ``[UNK]``). So
-``encode`` answers only for the texts of the call: code that encodes anything else
-(a joined text, single words) is told so by a ``KeyError``.
+The functions take a tokenizer as an ``encode`` callable. The grader hands them a real
+tokenizer built in the worker from plain data, whose calls the reference answers in the
+scoring process (``p46_tokenizers``): it encodes any string, so code that encodes a joined
+text, a stripped string or one word at a time is graded like code that encodes each text.
 
 Parallel text is a cut of ``parallel.json`` (``p46_parallel``) with English not first.
 Floats are compared with a relative tolerance of 1e-9 (the order of the sums may differ).
@@ -18,12 +15,10 @@ replaced.
 """
 
 import random
-import re
 
 import pytest
 
 import solutions.production_tokenizers as ref
-from autograder.sandbox import Remote
 from autograder.suite.checks import (
     check,
     close,
@@ -33,59 +28,15 @@ from autograder.suite.checks import (
     show,
     versus,
 )
-from autograder.suite.remote import many
 
 from .p46_files import OLD, read_back, write_old
 from .p46_parallel import TEXTS as PARALLEL
+from .p46_tokenizers import VOCABULARIES, reference_encode, worker_encode
 
 PART = 6
 
 
-# --- the tokenizers, as tables of IDs --------------------------------------------------
-
-
-def english_words() -> list[str]:
-    return sorted({w for text in PARALLEL["en"] for w in text.split()})
-
-
-ENGLISH_IDS = {word: 256 + i for i, word in enumerate(english_words())}
-
-
-def english_or_bytes(text: str) -> list[int]:
-    """A vocabulary of the 256 bytes and every English word: a run of white space or a word
-    it knows is one token, anything else falls back to its UTF-8 bytes."""
-    ids: list[int] = []
-    for piece in re.findall(r"\s+|\S+", text):
-        if piece in ENGLISH_IDS or piece.isspace():
-            ids.append(ENGLISH_IDS.get(piece, 255 + len(ENGLISH_IDS) + len(piece)))
-        else:
-            ids += piece.encode("utf-8")
-    return ids
-
-
-def english_wordpiece() -> ref.WordPieceTokenizer:
-    """WordPiece with English words, the ASCII letters and ``[UNK]``."""
-    tokens = ["[UNK]", *english_words()]
-    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    tokens += list(letters) + ["##" + c for c in letters]
-    return ref.WordPieceTokenizer({t: i for i, t in enumerate(dict.fromkeys(tokens))})
-
-
-TOKENIZERS = {
-    "UTF-8 bytes": lambda text: list(text.encode("utf-8")),
-    "English words or bytes": english_or_bytes,
-    "a WordPiece tokenizer": english_wordpiece().encode,
-}
-
-
-def encoder(student, name: str, texts: list[str]) -> Remote:
-    """The worker-side ``encode``: a table's ``__getitem__`` (see the module docstring)."""
-    table = {text: TOKENIZERS[name](text) for text in texts}
-    return student.get(student.put(table), "__getitem__")  # type: ignore[return-value]
-
-
-def fixed(student, table: dict[str, list[int]]) -> Remote:
-    return student.get(student.put(table), "__getitem__")  # type: ignore[return-value]
+TOKENIZERS = list(VOCABULARIES)  # built in the worker from data (``p46_tokenizers``)
 
 
 # --- fertility and bytes per token -----------------------------------------------------
@@ -94,7 +45,7 @@ def fixed(student, table: dict[str, list[int]]) -> Remote:
 def random_texts(seed: int) -> list[str]:
     rng = random.Random(seed)
     words = ["the", "cat", "naïve", "日本語", "😀", "résumé", "x", "Привет", "cat's", "e\u0301"]
-    gaps = [" ", "  ", "\t", "\n", "\u3000", "\xa0", "\x1c", "\x85", " \n "]
+    gaps = [" ", "  ", "\t", "\n", "\u3000", "\xa0", "\x85", "\u202f", " \n "]
     texts = []
     for _ in range(rng.randint(1, 5)):
         text = rng.choice(["", " ", "\t"])
@@ -106,28 +57,23 @@ def random_texts(seed: int) -> list[str]:
 
 TEXT_LISTS = [random_texts(1200 + s) for s in range(12)]
 TEXT_LISTS += [PARALLEL[locale] for locale in ("en", "ru", "zh", "my")]
-TEXT_LISTS += [["to be", "or not", "", "é"], ["a  b\tc"], ["a", "bbbbbbbb"], ["a\x1cb\x1fc d"]]
-
-
-ALL_TEXTS = sorted({text for texts in TEXT_LISTS for text in texts})
+TEXT_LISTS += [["to be", "or not", "", "é"], ["a  b\tc"], ["a", "bbbbbbbb"], ["a\x85b\u2003c d"]]
 
 
 def measure(student, name: str) -> None:
-    """``name(texts, encode)`` for every list of texts and tokenizer, against the reference
-    (one request: each tokenizer's table holds the texts of every list)."""
+    """``name(texts, encode)`` for every list of texts and tokenizer, against the reference."""
     expected_of = {"fertility": ref.fertility, "bytes_per_token": ref.bytes_per_token}[name]
     rows = []
     for tokenizer in TOKENIZERS:
-        encode = encoder(student, tokenizer, ALL_TEXTS)
+        encode = worker_encode(student, tokenizer)
         for texts in TEXT_LISTS:
             try:
-                expected = expected_of(texts, TOKENIZERS[tokenizer])
+                expected = expected_of(texts, reference_encode(tokenizer))
             except ValueError:  # nothing to divide by: the error tests' business
                 continue
             rows.append((texts, encode, tokenizer, expected))
-    got_all = many(student, name, [r[0] for r in rows], [r[1] for r in rows],
-                   describe=lambda row: f"{name}({show(row[0])}, encode)")
-    for (texts, _, tokenizer, expected), got in zip(rows, got_all):
+    for texts, encode, tokenizer, expected in rows:  # a request each: its own time limit
+        got = student.call(name, texts, encode)
         what = f"{name}({show(texts)}, encode of {tokenizer})"
         check(is_number(got), lambda: f"{what} should return a float, got {show(got)}")
         check(close(got, expected), lambda: f"{what} returned {versus(got, expected)}")
@@ -148,26 +94,24 @@ def test_bytes_per_token(student):
 @pytest.mark.points(1)
 def test_nothing_to_divide_by(student):
     """fertility without a word and bytes_per_token without a token raise ValueError"""
+    encode = worker_encode(student, "a WordPiece tokenizer")
     for texts in ([], [""], ["", " \t\n", "\u3000"]):
-        encode = fixed(student, {text: list(text.encode()) for text in texts})
         expect_raises("ValueError", f"fertility({show(texts)}, encode)", student.call,
                       "fertility", texts, encode)
-    for texts, table in (([], {}), ([""], {"": []}), (["abc", ""], {"abc": [], "": []})):
-        expect_raises("ValueError", f"bytes_per_token({show(texts)}, encode of {show(table)})",
-                      student.call, "bytes_per_token", texts, fixed(student, table))
+    for texts in ([], [""], ["  ", "", "\t\n"]):  # white space alone gives no token
+        expect_raises("ValueError", f"bytes_per_token({show(texts)}, encode)", student.call,
+                      "bytes_per_token", texts, encode)
 
 
 # --- token premium ---------------------------------------------------------------------
 
 
 def premium(student, parallel: dict[str, list[str]], tokenizer: str, *reference: str) -> None:
-    texts = [text for items in parallel.values() for text in items]
     args = f"{show(parallel, 60)}, encode of {tokenizer}" + "".join(
         f", reference={show(r)}" for r in reference)
-    got = student.call("token_premium", parallel, encoder(student, tokenizer, texts),
-                       *reference)
+    got = student.call("token_premium", parallel, worker_encode(student, tokenizer), *reference)
     what = f"token_premium({args})"
-    expected = ref.token_premium(parallel, TOKENIZERS[tokenizer], *reference)
+    expected = ref.token_premium(parallel, reference_encode(tokenizer), *reference)
     check(type(got) is dict and set(got) == set(expected),  # type: ignore[arg-type]
           lambda: f"{what} should return a dict with one premium per locale, got {show(got)}")
     for locale, value in expected.items():
@@ -184,17 +128,17 @@ def test_token_premium(student):
     """token_premium: each locale's total tokens over English's total, on parallel text"""
     for tokenizer in TOKENIZERS:
         premium(student, PARALLEL, tokenizer)
-    premium(student, SMALL, "UTF-8 bytes")
-    premium(student, {"xx": ["ab"], "en": ["a"]}, "UTF-8 bytes")  # English has one token
+    premium(student, SMALL, "a WordPiece tokenizer")
+    premium(student, {"xx": ["ab"], "en": ["a"]}, "a WordPiece tokenizer")  # English has one token
 
 
 @pytest.mark.points(1)
 def test_token_premium_reference_locale(student):
     """token_premium(..., reference=locale) divides by that locale's total"""
-    for tokenizer, locale in (("English words or bytes", "ru"), ("UTF-8 bytes", "ja"),
-                              ("a WordPiece tokenizer", "en"), ("UTF-8 bytes", "my")):
+    words, characters = TOKENIZERS
+    for tokenizer, locale in ((characters, "ru"), (words, "ja"), (words, "en"), (characters, "my")):
         premium(student, PARALLEL, tokenizer, locale)
-    premium(student, SMALL, "UTF-8 bytes", "yy")
+    premium(student, SMALL, "a WordPiece tokenizer", "yy")
 
 
 @pytest.mark.points(1)
@@ -202,8 +146,7 @@ def test_token_premium_missing_reference(student):
     """token_premium raises ValueError when the reference locale is not in the data"""
     for parallel, reference in (({"fr": ["a"], "de": ["b"]}, ()), (SMALL, ("zz",)),
                                 ({"EN": ["a"]}, ())):
-        texts = [t for items in parallel.values() for t in items]
-        encode = encoder(student, "UTF-8 bytes", texts)
+        encode = worker_encode(student, "a WordPiece tokenizer")
         expect_raises("ValueError", f"token_premium({show(parallel)}, encode"
                                     f"{''.join(f', reference={show(r)}' for r in reference)})",
                       student.call, "token_premium", parallel, encode, *reference)

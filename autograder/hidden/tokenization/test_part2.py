@@ -15,8 +15,14 @@ astral character, so slicing it copies 4 bytes per character), each in one reque
 of up to 4 runs in turns (one turn when its ratio is at most ``MAX_RATIO`` / 2, as it is
 for linear code), measured as the worker's CPU time, all threads and children
 (``support.timed``). Every run has fresh inputs from ``long_case``, which also makes the
-``LONG`` cases of the correctness tests (of the batch's size), and every timed output is
-checked against the reference. The same total work, so the ratio is about 1 when linear
+``LONG`` cases of the correctness tests (of the batch's size); the single run's input is
+16 such pieces joined. A timing test judges time only: every timed output is checked
+against the reference, else against the student's own outputs of the pieces (joined for
+the single run), worked out untimed in a fresh worker (``remote.Own``), so a deviation the
+correctness tests charge is not charged again, and a run that skipped work (a long input
+answered with junk) still fails. Code that raises on these inputs is timed on plain ones
+(only the vocabulary's characters; ``remote.growth_or_plain``), else the test fails saying
+which tests charge the crash. The same total work, so the ratio is about 1 when linear
 and about 16 when quadratic; fails above ``MAX_RATIO`` = 4. A single run over
 ``GIVE_UP`` = 8 times the batch's wall time is stopped and fails. (The table below was
 measured before the inputs were fresh and the outputs checked; ``make timing-stability``
@@ -65,13 +71,15 @@ from autograder.suite.checks import (
     show,
     versus,
 )
+from autograder.suite.fixtures import HASH_SEED
 from autograder.suite.remote import (
+    Own,
     Run,
     attributes,
     call_keeping_argument,
     decode_of_encode,
     fetch_ids,
-    growth,
+    growth_or_plain,
     handle,
     many,
     mro_names,
@@ -337,11 +345,18 @@ def test_encode_rejects_non_str(student):
 
 
 @functools.cache
-def timed_case(method: str, seed: int, size: int, count: int) -> tuple[list[str], list, list]:
-    """The vocabulary, the ``count`` inputs of ``size`` and the expected outputs of one
-    timed run of ``method``. Never changed once made, so kept: the first turn's are made at
-    import, once for every grading that a warm scoring process forks (``zygote.py``)."""
-    vocab, texts_ = long_case(seed, size, count)
+def timed_case(method: str, seed: int, plain: bool) -> tuple[list[str], list, list]:
+    """The vocabulary, the ``FACTOR`` pieces of ``SMALL`` and their expected outputs of one
+    timed run of ``method`` (a single run's input is the pieces joined: its output is
+    theirs joined, for any CharTokenizer). ``plain``: only characters of the vocabulary
+    (for code that raises on the others). Never changed once made, so kept: the first
+    turn's are made at import, once for every grading that a warm scoring process forks
+    (``zygote.py``)."""
+    vocab, texts_ = long_case(seed, SMALL, FACTOR)
+    if plain:
+        known = [c for c in vocab if c != " "] or ["a"]
+        texts_ = ["".join(c if c in vocab else known[i % len(known)] for i, c in enumerate(t))
+                  for t in texts_]
     tokenizer = ref.CharTokenizer(vocab)
     if method == "encode":
         return vocab, texts_, [tokenizer.encode(t) for t in texts_]
@@ -349,33 +364,55 @@ def timed_case(method: str, seed: int, size: int, count: int) -> tuple[list[str]
     return vocab, inputs, [tokenizer.decode(ids) for ids in inputs]
 
 
-def linear_time(student, method: str) -> None:
-    """Fail unless one ``tok.method`` on an input of FACTOR x SMALL costs about as much as
-    FACTOR calls on inputs of SMALL (fresh inputs every round, every output checked)."""
+def joined(pieces: list) -> object:
+    """The pieces as one input (a str or a list of IDs)."""
+    return "".join(pieces) if pieces and type(pieces[0]) is str else sum(pieces, [])
 
-    def run(seed: int, size: int, count: int) -> Run:
-        vocab, inputs, expected = timed_case(method, seed, size, count)
+
+def linear_time(student, spawn, method: str) -> None:
+    """Fail unless one ``tok.method`` on an input of FACTOR x SMALL costs about as much as
+    FACTOR calls on inputs of SMALL (fresh inputs every round). Every timed output is
+    checked against the reference, else against the student's own outputs of the pieces,
+    worked out untimed in a fresh worker (``remote.Own``): a deviation the correctness
+    tests charge is not charged here; a timed run that skipped work is."""
+    charged_by = f"the {method} tests"
+    own = Own(spawn, HASH_SEED, charged_by)
+
+    def run(seed: int, count: int, plain: bool) -> Run:
+        vocab, pieces, expected = timed_case(method, seed, plain)
+        inputs = pieces if count > 1 else [joined(pieces)]
+        want = expected if count > 1 else [joined(expected)]
         func = student.get(make(student, vocab), method)
         if method == "encode":
             fetch = functools.partial(fetch_ids, student)
         else:
             fetch = functools.partial(student.get, name=None)
 
+        def yours(other) -> list:
+            outputs = many(other, handle(other, "CharTokenizer", method),
+                           [make(other, vocab)] * len(pieces), pieces)
+            return outputs if count > 1 else [joined(outputs)]
+
         def judge(got: object) -> None:
             check(type(got) is list and len(got) == count,
                   lambda: f"{count} {method} calls gave {show(got)}")
-            for source, value, want in zip(inputs, got, expected):
-                check(value == want, lambda: f"with vocabulary {show(vocab)}, {method} of a "
-                      f"{'text' if method == 'encode' else 'list of IDs'} of {size} "
-                      f"(in a timing test) returned {show(value)}, expected {show(want)}; "
-                      f"the input began {show(source[:20])}")
+            if got == want:
+                return
+            mine = own(yours)
+            for source, value, wanted in zip(inputs, got, mine):
+                check(value == wanted, lambda: f"with vocabulary {show(vocab)}, {method} of a "
+                      f"{'text' if method == 'encode' else 'list of IDs'} of "
+                      f"{len(source)} (in a timing test) returned {show(value)}, but your own "
+                      f"{method} gives {show(wanted)} on it when not timed: the timed run "
+                      f"skipped work; the input began {show(source[:20])}")
 
         return Run(lambda: student.map(func, student.put(inputs), keep=True), fetch, judge)
 
-    ratio, t_batch, t_single = growth(
+    ratio, t_batch, t_single = growth_or_plain(
         student,
-        lambda turn: run(BATCH_SEED + 2 * turn, SMALL, FACTOR),
-        lambda turn: run(SINGLE_SEED + 2 * turn, SMALL * FACTOR, 1),
+        lambda plain: (lambda turn: run(BATCH_SEED + 2 * turn, FACTOR, plain),
+                       lambda turn: run(SINGLE_SEED + 2 * turn, 1, plain)),
+        charged_by,
         give_up=GIVE_UP,
         clear=MAX_RATIO / 2,
     )
@@ -393,17 +430,17 @@ def linear_time(student, method: str) -> None:
 
 BATCH_SEED, SINGLE_SEED = 1000, 1001  # of the first turn; turn t adds 2 t
 for _method in ("encode", "decode"):
-    timed_case(_method, BATCH_SEED, SMALL, FACTOR)
-    timed_case(_method, SINGLE_SEED, SMALL * FACTOR, 1)
+    timed_case(_method, BATCH_SEED, False)
+    timed_case(_method, SINGLE_SEED, False)
 
 
 @pytest.mark.points(1)
-def test_encode_linear_time(student):
+def test_encode_linear_time(student, spawn):
     """encode takes time proportional to the text length"""
-    linear_time(student, "encode")
+    linear_time(student, spawn, "encode")
 
 
 @pytest.mark.points(1)
-def test_decode_linear_time(student):
+def test_decode_linear_time(student, spawn):
     """decode takes time proportional to the number of IDs"""
-    linear_time(student, "decode")
+    linear_time(student, spawn, "decode")

@@ -35,4 +35,6 @@ CATALOGUE.correct = [
                                 "scores, memoised top-down Unigram, struct for train.bin"),
     rewritten("p46_lattice_numpy", "Parts 4-6: incremental WordPiece trainer, a Lattice class, "
                                    "numpy for the costs and train.bin"),
+    rewritten("p6_other_strings", "Part 6: tokens counted word by word, of stripped texts, "
+                                  "of a locale's joined items"),
 ]

@@ -380,3 +380,23 @@ def p1_from_files_skips_hash_lines(bug, ref):
 def p1_from_files_no_special(bug, ref):
     differs(bug, ref, lambda ns: loaded(ns, SMALL_VOCAB, "a b\n")
             .encode("ab<|endoftext|>", allowed_special="all"))
+
+
+@wrong(1, "a cheat: a text too long to be a test's is not worth encoding (its bytes, at once)",
+       """
+class ByteLevelBPE(ByteLevelBPE):
+    def encode_ordinary(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"encode expects a str, got {type(text).__name__}")
+        if len(text) > 20_000:
+            return list(text.encode("utf-8"))
+        self._ready()
+        ids = []
+        for piece in gpt2_pretokenize(text):
+            if piece not in self._cache:
+                self._cache[piece] = self._encode_piece(piece)
+            ids.extend(self._cache[piece])
+        return ids
+""")
+def p1_encode_skips_long_texts(bug, ref):
+    differs(bug, ref, lambda ns: small(ns).encode_ordinary("hello world " * 2_000))

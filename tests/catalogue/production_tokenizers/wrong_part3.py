@@ -68,6 +68,12 @@ def trains(ns, corpus, size=1000):
     return ns["train_bpe_fast"](list(corpus), size)
 
 
+# A timing test judges time only: a tie-break charged by the exactness tests is not
+# charged again by the timing tests (their trainings are checked against the student's own,
+# in a fresh worker with the part's hash seed; "the pair seen first" depends on set order, so
+# it is spared once every worker really runs with that seed, issue 23.1).
+TIMING_TESTS = ("part3::test_merges_do_not_recount", "part3::test_best_pair_without_scanning",
+                "part3::test_training_time_ignores_duplication")
 TIES = ["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st", "uv", "wx"]
 
 
@@ -112,7 +118,8 @@ def p3_ties_first_seen(bug, ref):
                 "heapq.heappush(heap, (-counts[best], Desc(best)))")
        .replace("heapq.heappush(heap, (-counts[pair], pair))",
                 "heapq.heappush(heap, (-counts[pair], Desc(pair)))")
-       .replace("        merges.append(best)\n", "        best = tuple(best)\n        merges.append(best)\n"))
+       .replace("        merges.append(best)\n", "        best = tuple(best)\n        merges.append(best)\n"),
+       spares=TIMING_TESTS)
 def p3_ties_greatest_pair(bug, ref):
     differs(bug, ref, lambda ns: trains(ns, TIES))
 
@@ -271,3 +278,16 @@ def slower(bug, ref) -> None:
     bug_growth = growth(lambda: trains(bug, corpus, few), lambda: trains(bug, corpus, many))
     ref_growth = growth(lambda: trains(ref, corpus, few), lambda: trains(ref, corpus, many))
     assert bug_growth > 2 * ref_growth, (bug_growth, ref_growth)
+
+
+@wrong(3, "a cheat: past 100 merges, more are not worth the time (no test corpus needs them)",
+       """
+def train_bpe_fast(corpus, vocab_size, _full=train_bpe_fast):
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
+        raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
+    base = len(_full(corpus, 1)[0])
+    return _full(corpus, min(vocab_size, base + 100))
+""")
+def p3_stops_after_100_merges(bug, ref):
+    corpus = [" ".join(chr(0x4E00 + i) + chr(0x4E00 + j) for i in range(20) for j in range(20))]
+    differs(bug, ref, lambda ns: trains(ns, corpus, 400))
