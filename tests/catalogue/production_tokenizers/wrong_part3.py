@@ -103,7 +103,8 @@ def p3_heap_trusts_stale_counts(bug, ref):
        .replace("heapq.heappush(heap, (-counts[best], best))",
                 "heapq.heappush(heap, (-counts[best], order[best], best))")
        .replace("heapq.heappush(heap, (-counts[pair], pair))",
-                "heapq.heappush(heap, (-counts[pair], order.setdefault(pair, len(order)), pair))"))
+                "heapq.heappush(heap, (-counts[pair], order.setdefault(pair, len(order)), pair))"),
+       spares=TIMING_TESTS)
 def p3_ties_first_seen(bug, ref):
     differs(bug, ref, lambda ns: trains(ns, list(reversed(TIES))))
 
