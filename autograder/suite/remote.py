@@ -230,7 +230,7 @@ def growth(
 
 def cannot_time(exc: StudentError, charged_by: str) -> str:
     """The message of a timing test whose inputs the student's code cannot run."""
-    detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
+    detail = exception_detail(exc.type_name, exc.message)
     return (f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail} on this timing "
             f"test's inputs, so it could not be timed; that failure is already charged by "
             f"{charged_by}. Fix it there and this test times your code.")
