@@ -1,5 +1,5 @@
-# Generated from the course's grader (autograder/extract/preflight.py and rules.py) by `make release`;
-# do not edit: edit those and run `make release`.
+# Generated from the course grader's own extraction code when the release is made;
+# do not edit: the staff change the grader and make the release again.
 """Preflight: see your notebook the way the hidden grader will see it, before you submit.
 
 Run it in a terminal next to your notebook (save the notebook first), for example::
@@ -31,7 +31,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-# --- the grader's extraction rules (autograder/extract/rules.py) ---
+# --- the grader's extraction rules ---
 
 import ast
 import builtins

@@ -16,8 +16,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-HEADER = ("# Generated from the course's grader (autograder/extract/preflight.py and rules.py)"
-          " by `make release`;\n# do not edit: edit those and run `make release`.\n")
+# What students read names no file of the course's repository: they have the release only.
+HEADER = ("# Generated from the course grader's own extraction code when the release is made;\n"
+          "# do not edit: the staff change the grader and make the release again.\n")
 
 
 def _without_docstring(source: str) -> list[str]:
@@ -33,7 +34,7 @@ def preflight_source() -> str:
     lines = front.splitlines(keepends=True)
     (imported,) = [node for node in ast.parse(front).body
                    if isinstance(node, ast.ImportFrom) and node.module == "rules"]
-    inlined = ["# --- the grader's extraction rules (autograder/extract/rules.py) ---\n",
+    inlined = ["# --- the grader's extraction rules ---\n",
                *_without_docstring(rules),
                "# --- end of the grader's extraction rules ---\n"]
     return "".join([HEADER, *lines[:imported.lineno - 1], *inlined,

@@ -25,7 +25,10 @@ case "$step" in
     # 1. Make the release and the assignment's gradebook entries. --force: in a checkout the
     #    committed release exists, and without it nbgrader skips the assignment and writes no
     #    gradebook; the release it writes is the committed one (make test checks).
-    generate) run nbgrader generate_assignment "$name" --force ;;
+    #    The students' preflight.py is built from the grader's code after nbgrader, as
+    #    `make release` does (the release folder is nbgrader_config.py's, assignments/).
+    generate) run nbgrader generate_assignment "$name" --force
+              run python -m autograder.extract.ship "assignments/$name" ;;
     # 2. Put the release in the exchange (or hand out `make student-bundle`'s zip).
     release) run nbgrader release_assignment "$name" ;;
     # 3. Fill submitted/<student>/NAME/: from the exchange, or from LMS downloads in

@@ -159,6 +159,16 @@ class CharTokenizer(CharTokenizer):
 '''
 
 
+PLAIN_QUADRATIC = "class CharTokenizer(CharTokenizer):\n" + QUADRATIC_WORK + '''
+    def encode(self, text):
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        out = []
+        self._slow_ids(text, out)
+        return out
+'''
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Callable[[str], dict[str, dict]]:
     """``graded(override)``: the Part 2 tests of the reference with ``override``, graded
@@ -179,8 +189,8 @@ def graded(tmp_path_factory) -> Callable[[str], dict[str, dict]]:
 
 
 @pytest.mark.parametrize(
-    "override", [HELPER_THREAD, HELPER_PROCESS, FAKE_LENGTH, BUILTINS_SWAP, LAZY_OUTPUT],
-    ids=["helper_thread", "helper_process", "fake_length", "builtins_swap", "lazy_output"])
+    "override", [HELPER_THREAD, HELPER_PROCESS, BUILTINS_SWAP, LAZY_OUTPUT],
+    ids=["helper_thread", "helper_process", "builtins_swap", "lazy_output"])
 def test_quadratic_encode_fails_its_timing_test_however_hidden(graded, override):
     tests = graded(override)
     timing = tests["test_encode_linear_time"]
@@ -189,20 +199,19 @@ def test_quadratic_encode_fails_its_timing_test_however_hidden(graded, override)
 
 def test_the_plain_quadratic_encode_is_caught_too(graded):
     """The control: the same slow code, hidden nowhere, fails on its CPU time."""
-    override = "class CharTokenizer(CharTokenizer):\n" + QUADRATIC_WORK + '''
-    def encode(self, text):
-        if not isinstance(text, str):
-            raise TypeError("encode expects a str")
-        out = []
-        self._slow_ids(text, out)
-        return out
-'''
-    tests = graded(override)
+    tests = graded(PLAIN_QUADRATIC)
     assert tests["test_encode_linear_time"]["status"] == "failed"
     assert "as long as 16 encode calls" in tests["test_encode_linear_time"]["output"]
     assert tests["test_encode_matches_reference"]["status"] == "passed"
 
 
 def test_a_fake_output_fails_the_correctness_test_at_the_same_size(graded):
+    """Junk for every text of the timing test's sizes, real (quadratic) work below them.
+    The junk is charged where it belongs, by the correctness test that grades texts of
+    those sizes, once (issue 23.2: a timing test judges time, and the timed outputs agree
+    with the student's own untimed ones); the cheat still earns less than the honest
+    quadratic encode, whose only loss is its timing test."""
     tests = graded(FAKE_LENGTH)
     assert tests["test_encode_matches_reference"]["status"] == "failed"
+    honest = graded(PLAIN_QUADRATIC)
+    assert sum(t["score"] for t in tests.values()) < sum(t["score"] for t in honest.values())

@@ -17,7 +17,7 @@ from autograder.suite.checks import (
     expect_remote,
     show,
 )
-from autograder.suite.evidence import evidence, type_label
+from autograder.suite.evidence import exception_detail, type_label
 
 from .inputs import (
     duty_problems,
@@ -33,7 +33,7 @@ def base_error(student, method: str, argument: object) -> StudentError:
     try:
         value = student.method(tokenizer, method, argument)
     except StudentError as exc:
-        detail = f": {evidence(clip(exc.message))}" if exc.message.strip() else ""
+        detail = exception_detail(exc.type_name, exc.message)
         check(
             exc.is_a("NotImplementedError"),
             f"{call} should raise NotImplementedError, but it raised "
