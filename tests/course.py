@@ -4,8 +4,13 @@ Engine tests that need a real assignment use the tokenization one (``TOKENIZATIO
 tests that apply to every assignment are parametrised over ``known()``.
 """
 
+import os
+
+import pytest
+
 from autograder.assignment import known, load
 from autograder.results import SubmissionResult, new_result
+from autograder.sandbox import limits
 
 TOKENIZATION = load("tokenization")
 PRODUCTION = load("production_tokenizers")
@@ -16,4 +21,19 @@ def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
     return new_result(TOKENIZATION, student_id, source, status="error", error=error)
 
 
-__all__ = ["PRODUCTION", "TOKENIZATION", "error_result", "known", "load"]
+# Every isolation level the CLI may choose: root and drop need root, basic the opt-in.
+LEVELS = ("root", "drop", "basic")
+
+
+def isolation_env(level: str) -> dict[str, str]:
+    """This process's environment with ``level`` chosen (skips a level this machine lacks);
+    for a subprocess that grades or starts workers."""
+    if level in ("root", "drop") and os.geteuid() != 0:
+        pytest.skip(f"the {level} level needs root")
+    env = {**os.environ, "AUTOGRADER_ISOLATION": level, "AUTOGRADER_ALLOW_BASIC": "1"}
+    env.pop(limits.PROBED_ENV, None)
+    return env
+
+
+__all__ = ["LEVELS", "PRODUCTION", "TOKENIZATION", "error_result", "isolation_env", "known",
+           "load"]

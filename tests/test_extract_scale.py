@@ -14,7 +14,6 @@
 import ast
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from autograder.extract import SubmissionError, extract, extract_limited
 from autograder.extract.rules import Lines
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
+from tests.cpu_time import least_cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 TRY_RAISE = "try:\n    from collections import Counter\nexcept ImportError:\n    raise\n"
@@ -63,12 +63,7 @@ def test_a_block_that_runs_anything_else_is_dropped_and_warned_about(tmp_path, b
 
 def cpu_seconds(path: Path) -> float:
     """The least CPU time of three extractions of ``path``."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        extract(path)
-        best = min(best, time.process_time() - start)
-    return best
+    return least_cpu_seconds(lambda: extract(path))
 
 
 def test_extraction_is_linear_in_the_file_size(tmp_path):

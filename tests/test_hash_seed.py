@@ -15,21 +15,18 @@ The Gradescope entry point is proved in ``test_gradescope.py``.
 """
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from autograder.sandbox import limits
 from autograder.suite.fixtures import HASH_SEED
-from tests.course import TOKENIZATION
+from tests.course import LEVELS, TOKENIZATION
+from tests.course import isolation_env as level_env
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "toy"
-# root and drop need root; basic needs the opt-in. A level this machine lacks is skipped.
-LEVELS = ("root", "drop", "basic")
 
 
 def hash_under(seed: int, text: str = "a") -> int:
@@ -38,14 +35,6 @@ def hash_under(seed: int, text: str = "a") -> int:
                           env={"PYTHONHASHSEED": str(seed), "PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True)
     return int(done.stdout)
-
-
-def level_env(level: str) -> dict[str, str]:
-    if level in ("root", "drop") and os.geteuid() != 0:
-        pytest.skip(f"the {level} level needs root")
-    env = {**os.environ, "AUTOGRADER_ISOLATION": level, "AUTOGRADER_ALLOW_BASIC": "1"}
-    env.pop(limits.PROBED_ENV, None)
-    return env
 
 
 IN_WORKERS = """

@@ -9,7 +9,6 @@ decoding; loading; errors; and that encoding time grows linearly, even for one l
 import json
 import random
 import re
-import time
 import unicodedata
 
 import pytest
@@ -23,6 +22,7 @@ from solutions.production_tokenizers import (
     bytes_to_unicode,
     gpt2_pretokenize,
 )
+from tests.cpu_time import least_cpu_seconds
 
 from .conftest import MERGES, VOCAB
 from .texts import SPACES, assigned_code_points, random_text
@@ -257,13 +257,12 @@ def test_constructor_errors(built):
 
 def encode_seconds(tok: ByteLevelBPE, text: str) -> float:
     """CPU seconds of a cold encode (empty piece cache), the best of three runs."""
-    best = float("inf")
-    for _ in range(3):
+
+    def cold() -> None:
         tok._cache.clear()
-        start = time.process_time()
         tok.encode_ordinary(text)
-        best = min(best, time.process_time() - start)
-    return best
+
+    return least_cpu_seconds(cold)
 
 
 def test_encoding_time_grows_linearly(built):

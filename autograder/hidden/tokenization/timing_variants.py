@@ -5,7 +5,14 @@ definition, so ``class BPETokenizer(BPETokenizer)`` replaces one method): quadra
 ``CharTokenizer.encode`` (string slicing per character), quadratic
 ``CharTokenizer.decode`` and ``BPETokenizer.encode`` (list concatenation per token), and
 a BPE trainer that counts pairs over every word occurrence instead of distinct words.
-``VARIANTS`` pairs each with the timing tests meant to catch it.
+``VARIANTS`` pairs each with the timing tests meant to catch it (None: an honest
+variant, which must fail no timing test).
+
+Two variants break Part 4 (``build_vocab`` keeps the old vocabulary), so Part 3 is graded
+with the grader's Part 4 (``merge_pair`` a stand-in, one round trip to the scorer per
+call): the reference must still pass the timing tests, and the every-occurrence trainer
+must still be caught. Before timed runs stopped remembering stand-in calls, the trainer's
+ratio fell from about 8 to about 3 there, and it passed one run in CI.
 """
 
 import re
@@ -63,6 +70,13 @@ class BPETokenizer(BPETokenizer):
                 self.vocab.append(best[0] + best[1])
         self._build_mappings()
 '''
+# Another part wrong: Part 3 then calls the grader's Part 4 through stand-ins.
+PART4_WRONG = '''
+class CharTokenizer(CharTokenizer):
+    def build_vocab(self, corpus):
+        new = sorted({ch for text in corpus for ch in text} - set(self.vocab))
+        self._set_vocab(self.vocab[1:] + new)
+'''
 # name -> (override appended to the reference, the timing tests meant to catch it)
 VARIANTS: dict[str, tuple[str, re.Pattern | None]] = {
     "reference": ("", None),
@@ -70,4 +84,7 @@ VARIANTS: dict[str, tuple[str, re.Pattern | None]] = {
     "quadratic CharTokenizer.decode": (QUADRATIC_CHAR_DECODE, re.compile(r"part2::.*decode")),
     "quadratic BPETokenizer.encode": (QUADRATIC_BPE_ENCODE, re.compile(r"part3::.*encode")),
     "trainer over every occurrence": (EVERY_OCCURRENCE_TRAINER, re.compile(r"duplicat")),
+    "reference, Part 4 wrong": (PART4_WRONG, None),
+    "trainer over every occurrence, Part 4 wrong": (EVERY_OCCURRENCE_TRAINER + PART4_WRONG,
+                                                    re.compile(r"duplicat")),
 }
