@@ -8,7 +8,7 @@ Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
 ``status="error"`` and the reason; a student who submitted nothing for the assignment
 gets ``status="missing"``. Every result leaves ``grade_one`` made safe for
-the reports (``report.safe.safe_result``).
+the reports (``safe.safe_result``).
 
 Every result names the sandbox level its code ran at (``isolation``). At the
 basic level student code runs as the grader's own user, so nothing but time keeps
@@ -25,8 +25,8 @@ from .assignment import Assignment
 from .cache import ResultCache
 from .collect import Submission
 from .provenance import stamp
-from .report.safe import safe_result
 from .results import SubmissionResult, new_result
+from .safe import safe_result
 from .sandbox import cleanup, limits
 
 

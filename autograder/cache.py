@@ -8,7 +8,7 @@ submission is graded again; change nothing and a rerun only grades what is new.
 
 Only ``graded`` results are kept. A timeout or a crash may be the machine's
 fault (a loaded batch, an out-of-memory kill), so it is retried on the next run.
-A cached result is never poison: it is made safe (``report.safe``) when stored and
+A cached result is never poison: it is made safe (``autograder.safe``) when stored and
 again when read, so a file written by an older grader cannot break the reports.
 """
 
@@ -18,8 +18,8 @@ from functools import cache
 from pathlib import Path
 
 from .assignment import REPO, Assignment
-from .report.safe import safe_result
 from .results import SubmissionResult
+from .safe import safe_result
 
 
 @cache

@@ -27,7 +27,7 @@ student's own regular files: a symbolic link is never followed (it could point a
 the reference solution or at another student's work). A link in place of a student
 folder or of the assignment folder is that student's error row; a link among the
 files is skipped and noted. Student IDs are made safe for the reports
-(``report.safe.safe_text``: a folder name that is not UTF-8 shows its bytes as
+(``safe.safe_text``: a folder name that is not UTF-8 shows its bytes as
 ``\xff``) and then distinct (``bob~2``), with a note that says so.
 """
 
@@ -38,7 +38,7 @@ from pathlib import Path
 from .assignment import Assignment, infer, known, load
 from .extract import SubmissionError, extract_limited
 from .handoff.reflection import missing_warning
-from .report.safe import RENAMED, safe_text, unique_ids
+from .safe import RENAMED, safe_text, unique_ids
 
 NOTHING_FOUND = "no notebook or .py file found"
 MISSING = "nothing submitted"

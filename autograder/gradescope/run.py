@@ -7,7 +7,7 @@ same code runs against a temporary folder in tests.
 
 Whatever happens (no file, a broken notebook, a hanging submission, strings no UTF-8
 file can hold, a bug in the grader) a valid ``results.json`` is written, so the student
-always sees why they got their score: the result is made safe (``report.safe``), any
+always sees why they got their score: the result is made safe (``autograder.safe``), any
 exception becomes a result that says the submission could not be graded, and if even
 that cannot be written a minimal file is. Only regular files are graded (links are
 never followed, see ``collect``). ``--show-hidden-inputs`` keeps the inputs of hidden
@@ -24,8 +24,8 @@ from ..assignment import Assignment, load
 from ..collect import NOTHING_FOUND, entry_kind, pick_file
 from ..provenance import stamp
 from ..report.gradescope import write_gradescope
-from ..report.safe import safe_result, safe_text
 from ..results import SubmissionResult, new_result
+from ..safe import safe_result, safe_text
 from ..sandbox import limits
 from ..suite.run import grade_file
 

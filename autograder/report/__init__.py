@@ -23,10 +23,10 @@ from pathlib import Path
 
 from ..assignment import Assignment
 from ..results import SubmissionResult, new_result
+from ..safe import RENAMED, safe_result, unique_ids
 from .feedback import write_feedback
 from .grades_csv import write_grades_csv
 from .gradescope import write_gradescope
-from .safe import RENAMED, safe_result, unique_ids
 from .schema import check_grades_file, check_gradescope_file, result_problems
 from .stats import ClassStats
 from .summary import console_summary, summary_markdown

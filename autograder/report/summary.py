@@ -8,8 +8,8 @@ links to the plots, and, for an assignment with a written reflection graded by h
 """
 
 from ..handoff.reflection import MISSING
+from ..safe import RENAMED
 from .format import md, one_line, percent, points
-from .safe import RENAMED
 from .stats import ClassStats
 
 PLOTS = {

@@ -15,7 +15,7 @@ from pathlib import Path
 from copydetect.utils import highlight_overlap
 
 from ..assignment import Assignment
-from ..report.safe import safe_text
+from ..safe import safe_text
 from .fingerprint import shared_slices
 from .score import LONG, Pair, Side
 

@@ -44,6 +44,7 @@ from autograder.sandbox import (
     limits,
 )
 from autograder.suite.evidence import SOURCE_NAMES, STATIC_NAMES, identifiers, load_error
+from autograder.suite.handover import ENVIRONMENT_EXIT, EXTRACTED_ENV
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
@@ -54,7 +55,6 @@ from autograder.suite.plugin import (
     fully_passed_names,
     part_of,
 )
-from autograder.suite.run import ENVIRONMENT_EXIT, EXTRACTED_ENV
 from autograder.suite.student import (
     CALL_TIMEOUT,
     LOAD_TIMEOUT,

@@ -58,10 +58,11 @@ from pathlib import Path
 
 from autograder.assignment import Assignment
 from autograder.extract import EXTRACT_OUTPUT, SubmissionError, extract_limited, to_json
-from autograder.report.safe import safe_result
 from autograder.results import VISIBILITIES, SubmissionResult, TestResult, new_result
+from autograder.safe import safe_result
 from autograder.sandbox import limits, users
 from autograder.suite import zygote
+from autograder.suite.handover import ENVIRONMENT_EXIT, EXTRACTED_ENV
 
 # The tree this runner belongs to: the scoring process imports the suite, the grader and
 # the reference from here, whatever another install of the package points to.
@@ -72,11 +73,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SCORER_MEMORY = 2 * 1024**3
 # Seconds between SIGTERM and SIGKILL when a run is over time.
 GRACE = 3.0
-# The scoring process's exit code when a sandboxed worker could not start at all (before
-# any student code): a grading error, never a student's zero.
-ENVIRONMENT_EXIT = 17
-# The submission as ``autograder.extract.to_json`` wrote it, for the scoring process.
-EXTRACTED_ENV = "AUTOGRADER_EXTRACTED"
 # pytest's exit code when it collected no test at all.
 NO_TESTS = 5
 # ``_run``'s code when the scoring process could not be started or its zygote died.

@@ -10,18 +10,26 @@ the kernel counted for a worker's whole process tree, which the timing tests com
 import contextlib
 import os
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, cleanup
-
-if TYPE_CHECKING:
-    from autograder.suite.fixtures import PartState
 
 CALL_TIMEOUT = 5.0
 LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
 MAX_TIMEOUTS = 2
 TEST_BUDGET = 25.0
 PART_BUDGET = 45.0
+
+
+class PartLimits(Protocol):
+    """What ``Student`` reads and updates of its part (``fixtures.PartState`` has it):
+    the seconds spent in calls, why the part stopped, and its count of timeouts."""
+
+    part: int
+    seconds: float
+    broken: str | None
+
+    def timed_out(self) -> None: ...
 
 
 class GradingStopped(Exception):
@@ -86,7 +94,7 @@ def worker_cpu(worker: Worker) -> float | None:
 class Student:
     """A test's view of a worker: the sandbox API with sticky failures and time budgets."""
 
-    def __init__(self, state: "PartState", worker: Worker, started: float, cache: dict) -> None:
+    def __init__(self, state: PartLimits, worker: Worker, started: float, cache: dict) -> None:
         self.state, self.worker, self.started, self.cache = state, worker, started, cache
         self.failure: BaseException | None = None
         self.last_seconds = 0.0

@@ -33,8 +33,8 @@ from autograder.cache import ResultCache
 from autograder.extract import SubmissionError, extract
 from autograder.gradescope import run as gradescope_run
 from autograder.report import folder_names
-from autograder.report.safe import unique_ids
 from autograder.report.schema import gradescope_problems
+from autograder.safe import unique_ids
 from tests.course import TOKENIZATION
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from autograder.report.safe import WARNING_CHARS, cap_warnings
+from autograder.safe import WARNING_CHARS, cap_warnings
 from autograder.sandbox.reference import reference_without
 from autograder.suite import evidence as evidence_module
 from autograder.suite.evidence import compared, exception_detail, is_all_evidence, load_error

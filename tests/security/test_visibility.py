@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.report.safe import MAX_WARNINGS, WARNING_CHARS
+from autograder.safe import MAX_WARNINGS, WARNING_CHARS
 from autograder.suite.checks import show
 from autograder.suite.evidence import compared, evidence, outline, render
 from autograder.suite.plugin import shown_warnings

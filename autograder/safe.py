@@ -19,7 +19,7 @@ the class summary lists those warnings.
 
 import re
 
-from ..results import SubmissionResult
+from .results import SubmissionResult
 
 MAX_WARNINGS = 20  # the last one says how many more there were
 # Room for the longest warning the engine writes (a dropped statement that three graded
