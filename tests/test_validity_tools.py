@@ -65,7 +65,7 @@ def test_every_slow_variant_is_meant_for_a_timing_test_and_compiles():
         timed = timing_tests(a.folder)
         for name, (override, meant_for) in variants(a).items():
             compile(submission(a, override), name, "exec")
-            if name != "reference":
+            if meant_for is not None:  # None: an honest variant, which no test may fail
                 assert [t for t in timed if meant_for.search(t)], f"{a.name}: {name}"
 
 
