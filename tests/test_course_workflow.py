@@ -104,6 +104,7 @@ def home(world: dict[str, Path], user: str) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)  # some twenty nbgrader commands: 5 min at load average 10
 def test_the_readme_workflow_end_to_end(world) -> None:
     course, students = world["course"], world["students"]
@@ -171,6 +172,7 @@ def test_the_readme_names_every_step_of_the_script_and_no_other() -> None:
     assert {"generate", "zip_collect", "grade", "handoff", "export"} <= script_steps()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", known())
 def test_the_readme_workflow_in_a_checkout_for_every_assignment(name: str, tmp_path) -> None:

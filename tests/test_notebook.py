@@ -138,6 +138,7 @@ def test_graded_names_are_top_level_definitions_and_tests_define_nothing(name):
 # ----------------------------------------------------------------------------- kernel runs
 
 
+@pytest.mark.slow
 @every_assignment
 def test_source_notebook_runs_clean_and_passes_visible_tests(name, tmp_path):
     """Run where a release would be: a copy of ``source/NAME/`` with the preflight that

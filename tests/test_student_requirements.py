@@ -140,6 +140,7 @@ def student_venv(text: str) -> Path:
     return venv
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(1800)  # the first run installs the venv (minutes); later ones reuse it
 @pytest.mark.parametrize("name", known())
 def test_a_fresh_venv_from_the_bundles_requirements_runs_the_notebook(name: str,

@@ -71,11 +71,13 @@ def graded_part3(tmp_path: Path, name: str) -> dict[str, dict]:
     return {t["id"]: t for t in result["tests"] if t["part"] == 3}
 
 
+@pytest.mark.slow
 def test_with_part_4_wrong_the_reference_passes_every_timing_test(tmp_path):
     tests = graded_part3(tmp_path, "reference, Part 4 wrong")
     assert {t["status"] for t in tests.values()} == {"passed"}, tests
 
 
+@pytest.mark.slow
 def test_with_part_4_wrong_the_every_occurrence_trainer_is_caught_by_far(tmp_path):
     tests = graded_part3(tmp_path, "trainer over every occurrence, Part 4 wrong")
     failed = {test for test, t in tests.items() if t["status"] == "failed"}

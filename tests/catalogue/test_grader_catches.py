@@ -20,7 +20,7 @@ from .grading import failed_tests, lost
 ENTRIES = all_entries()
 
 # Grading the whole catalogue happens in the first test that asks for it.
-pytestmark = pytest.mark.timeout(1800)
+pytestmark = [pytest.mark.timeout(1800), pytest.mark.slow]
 
 
 def graded(catalogue_grades, entry):

@@ -27,6 +27,8 @@ from tests.course import TOKENIZATION
 
 from .hostile import processes_with
 
+pytestmark = pytest.mark.slow  # one batch of hostile submissions, graded once: ~40 s
+
 REFERENCE = reference_without(TOKENIZATION, 0)[0]
 TOKEN = f"batch-outlive-{uuid.uuid4().hex}"
 FORGED = REPO / "autograder" / f"forged-{uuid.uuid4().hex[:8]}.py"  # a write into the grader

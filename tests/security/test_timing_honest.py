@@ -21,7 +21,7 @@ from autograder.suite.run import grade_file
 from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 
 # Quadratic (a copy of the rest of the text at every character: 16x the batch's work on
 # the long text), but only a few tenths of a second, so that the long run is not stopped by
