@@ -7,7 +7,9 @@
   one, so it cannot take the graded part's worker down.
 - Trust follows each spec name's own tests (the ``grades`` marker): a function of
   another part that passed every test judging it runs as the student wrote it (no round
-  trip per call), one that failed any stays a stand-in.
+  trip per call), one that failed any stays a stand-in; a failed test of a method that
+  Part 4 grades of Part 2's class (``CharTokenizer.build_vocab``) leaves Part 4's
+  functions trusted.
 """
 
 import builtins
@@ -175,6 +177,15 @@ def merge_pair(tokens, pair):
 '''
 
 
+# Part 4's build_vocab keeps the order characters are first seen in (fails its tests).
+WRONG_COUNTS_AND_BUILD_VOCAB = WRONG_COUNTS + '''
+
+class CharTokenizer(CharTokenizer):
+    def build_vocab(self, corpus):
+        self._set_vocab(list(dict.fromkeys(ch for text in corpus for ch in text)))
+'''
+
+
 def grade_with(tmp_path, override: str) -> dict:
     path = tmp_path / "student.py"
     path.write_text(reference_without(TOKENIZATION, 0)[0] + textwrap.dedent(override),
@@ -189,6 +200,11 @@ def test_trust_follows_each_functions_own_tests(tmp_path):
     assert tests["part4::test_count_pairs"] == "failed"
     assert all(s == "passed" for t, s in tests.items() if "merge_pair" in t)
     # merge_pair passed all its tests: Part 3's trainer runs the student's own.
+    assert any(s == "failed" for t, s in tests.items() if t.startswith("part3::"))
+
+    tests = grade_with(tmp_path, WRONG_COUNTS_AND_BUILD_VOCAB)
+    assert tests["part4::test_build_vocab_sorted"] == "failed"
+    # build_vocab's tests judge that method alone: merge_pair is still trusted.
     assert any(s == "failed" for t, s in tests.items() if t.startswith("part3::"))
 
     tests = grade_with(tmp_path, WRONG_MERGES_TOO)

@@ -204,7 +204,6 @@ class Worker:
         self.load_errors: list[str] = []
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
-        self.standin_calls = 0  # stand-in requests served (round trips)
         self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
         self._server = standin.server(assignment, part)
         self._serving = False  # stand-ins are answered once the code is loaded
@@ -241,13 +240,6 @@ class Worker:
             return []
         value = self._decoded(reply.get("value"))
         return [str(n) for n in value] if type(value) is list else []
-
-    def remember(self, on: bool) -> None:
-        """Turn the worker's memo of stand-in calls on or off (``Channel.remember``)."""
-        self._send({"op": "memo", "on": on})
-        reply = self._receive()
-        if type(reply) is not dict or reply.get("ok") is not True:
-            raise self._fail("protocol", "the worker did not answer a memo request")
 
     def _decoded(self, value: object) -> object:
         """``_decode`` of a reply, within as much CPU time as the request had: a reply
@@ -368,7 +360,6 @@ class Worker:
             return {"ref_error": {"type": "RuntimeError", "message":
                                   "the other parts cannot be called while the code loads"}}
         started = time.thread_time()
-        self.standin_calls += 1
         try:
             with standin.cpu_limit(deadline - time.monotonic()):
                 return self._server.serve(message)

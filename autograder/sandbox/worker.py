@@ -418,12 +418,8 @@ class Channel:
 
     Module-level functions are pure, so their results are remembered by arguments: a
     student's method that calls another part's function on the same input again costs about
-    what a local call would (a lookup and a copy), not a round trip. Timed runs turn this
-    off (``remember``, the ``memo`` request): a miss costs a round trip, a hit a lookup, so
-    with it a run whose calls repeat would pay far less per call than one whose calls are
-    new, and a ratio of two runs would measure the memo instead of the student's code
-    (a trainer that walks every word occurrence, 8x the calls on a corpus repeated 8
-    times, measured 3x). Without it every call costs one round trip in either run.
+    what a local call would (a lookup and a copy), not a round trip. Timing tests of
+    the graded part then measure the student's code, not the pipe.
     """
 
     MEMO_ENTRIES = 200_000
@@ -435,7 +431,6 @@ class Channel:
         self.in_fd, self.out_fd = in_fd, out_fd
         self.lock = threading.Lock()
         self.memo: dict = {}
-        self.remember = True
         self.classes: dict[str, type] = {}  # reference class name -> class standing in
         self.owners: dict[type, str] = {}
 
@@ -464,8 +459,6 @@ class Channel:
             key = (name, _frozen(args), _frozen(kwargs))
             hash(key)
         except TypeError:  # an argument that is not plain data: no memo
-            key = None
-        if not self.remember:
             key = None
         if key is not None and key in self.memo:
             return _copied(self.memo[key])
@@ -732,8 +725,7 @@ def answer(request: dict, objects: "Objects", namespace: dict) -> object:
 def serve(in_fd: int, out_fd: int) -> None:
     """Answer requests until the scorer closes the pipe."""
     objects = Objects()
-    channel = Channel(in_fd, out_fd)
-    namespace, errors, standins = load(recv(in_fd), channel)
+    namespace, errors, standins = load(recv(in_fd), Channel(in_fd, out_fd))
     names = sorted(n for n in namespace if not n.startswith("__"))
     send(out_fd, {"ok": True, "errors": errors, "names": names})
     while True:
@@ -745,10 +737,6 @@ def serve(in_fd: int, out_fd: int) -> None:
             if request["op"] == "trust":
                 value = standins.trust(namespace, request["names"])
                 send(out_fd, {"ok": True, "value": value})
-                continue
-            if request["op"] == "memo":
-                channel.remember = request["on"] is True
-                send(out_fd, {"ok": True, "value": None})
                 continue
             value = answer(request, objects, namespace)
             keep = request.get("keep") is True

@@ -9,8 +9,9 @@ the fixtures the hidden tests use). It adds
 - ``--hidden-visibility=V``: Gradescope visibility of tests without a ``visibility`` marker;
 - ``--show-hidden-inputs``: keep the evidence of hidden tests in their messages (see below);
 - the markers ``points(n)`` (required on every test), ``visibility(v)`` and
-  ``grades(*names)``: the spec names of its own part a test judges (without it, every
-  name of its part). A name whose tests have all passed runs as the student wrote it
+  ``grades(*names)``: the spec names of its own part a test judges, or ``Class.method``
+  for a method of another part's class that its part grades (without it, every name of
+  its part). A name whose tests have all passed runs as the student wrote it
   when the parts graded after it use it (``fully_passed_names``).
 
 Every collected test becomes one ``TestResult``: id ``partN::test_name``, name = the
@@ -100,7 +101,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "points(n): points the test is worth (required)")
     config.addinivalue_line("markers", "visibility(v): Gradescope visibility of the test")
-    config.addinivalue_line("markers", "grades(*names): the spec names the test judges")
+    config.addinivalue_line("markers", "grades(*names): the spec names (or Class.method) "
+                            "the test judges")
     config.stash[WARNINGS_KEY] = []
     config.stash[WORKERS_KEY] = []
     folder = config.getoption("--assignment")
@@ -155,22 +157,32 @@ def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
     passed = {name for name, o in outcomes.items() if 0 < o["total"] == o["passed"]}
 
     def whole(other: int) -> bool:
-        return other == part or all(n in passed for n, p in a.part_of.items() if p == other)
+        return other == part or set(judged_in(a, other)) <= passed
 
-    return {name for name in passed if a.part_of[name] != part and all(
+    return {name for name in passed if name in a.part_of and a.part_of[name] != part and all(
         whole(p) for (cls, _), p in a.method_part.items() if cls == name)}
 
 
+def judged_in(a: Assignment, part: int) -> tuple[str, ...]:
+    """What the tests of ``part`` may judge: its spec names, and ``"Class.method"`` for each
+    method it grades of another part's class (``METHOD_PART``). A ``build_vocab`` test
+    that names only ``"CharTokenizer.build_vocab"`` leaves Part 4's functions trusted when
+    it fails, so Part 3 still runs the student's own ``merge_pair``."""
+    methods = tuple(f"{cls}.{method}" for (cls, method), p in a.method_part.items() if p == part)
+    return (*(name for name, p in a.part_of.items() if p == part), *methods)
+
+
 def judged_names(item: pytest.Item) -> tuple[str, ...]:
-    """The spec names ``item`` judges: its ``grades`` marker's, else all of its part's."""
-    part, part_of_name = part_of(item), assignment_of(item.config).part_of
-    own = tuple(name for name, p in part_of_name.items() if p == part)
+    """What ``item`` judges (``judged_in``): its ``grades`` marker's, else all of its part's."""
+    part = part_of(item)
+    own = judged_in(assignment_of(item.config), part)
     marks = list(item.iter_markers("grades"))
     if not marks:
         return own
     names = tuple(name for mark in marks for name in mark.args)
     if not names or not set(names) <= set(own):
-        raise pytest.UsageError(f"{item.nodeid}: grades() takes spec names of Part {part}")
+        raise pytest.UsageError(f"{item.nodeid}: grades() takes spec names of Part {part} "
+                                "or the methods it grades (Class.method)")
     return names
 
 
@@ -285,8 +297,9 @@ class Recorder:
         # first, so that once it has passed every test they can run the student's own.
         order = assignment_of(self.config).grading_order
         items.sort(key=lambda item: order.index(part_of(item)))
+        a = assignment_of(self.config)
         outcomes = self.config.stash[OUTCOMES_KEY] = {
-            name: {"total": 0, "passed": 0} for name in assignment_of(self.config).part_of}
+            name: {"total": 0, "passed": 0} for part in a.parts for name in judged_in(a, part)}
         for item in items:
             names = judged_names(item)
             for name in names:

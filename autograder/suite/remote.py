@@ -159,15 +159,12 @@ def timed(student, run: Run, limit: float | None = None) -> tuple[float, float, 
 
     Seconds are the CPU time of the worker's processes (``worker_cpu``: all their
     threads and children, plus the reference's time on its behalf) when the kernel
-    reports it (``CLOCK``), else wall time. Calls of other parts' functions are not
-    remembered during the run (``calls_unremembered``), so each costs the same round trip
-    in every run and a ratio of two runs counts the student's calls. ``limit`` is on
-    wall time: it is the timeout of each request.
+    reports it (``CLOCK``), else wall time. ``limit`` is on wall time: it is the timeout
+    of each request.
     """
     cpu = student.cpu_seconds if CLOCK == "cpu" else lambda: None
     try:
-        with (student.calls_unremembered(),
-              student.time_limit(limit) if limit is not None else contextlib.nullcontext()):
+        with student.time_limit(limit) if limit is not None else contextlib.nullcontext():
             cpu_start, wall_start = cpu(), time.perf_counter()
             kept = run.compute()
             cpu_computed, wall_computed = cpu(), time.perf_counter()

@@ -133,17 +133,6 @@ class Student:
         return worker_cpu(self.worker)
 
     @contextlib.contextmanager
-    def calls_unremembered(self):
-        """Inside, every call of another part's function is a round trip, repeated or not
-        (``Channel.remember``): what timed runs need to compare like with like."""
-        self._request(self.worker.remember, False)
-        try:
-            yield
-        finally:
-            if self.failure is None and self.worker.alive:
-                self._request(self.worker.remember, True)
-
-    @contextlib.contextmanager
     def time_limit(self, seconds: float):
         """Requests inside get ``seconds`` (at most ``CALL_TIMEOUT``) instead of the default.
 

@@ -82,6 +82,7 @@ def check_char_state(student, tok, expected: ref.CharTokenizer, what: str) -> No
                                                      f"expected {show(expected.id_to_char)}")
 
 
+@pytest.mark.grades("CharTokenizer.build_vocab")
 @pytest.mark.points(2)
 @pytest.mark.visibility("visible")
 def test_build_vocab_worked_example(student):
@@ -96,6 +97,7 @@ def test_build_vocab_worked_example(student):
                                           f"is {show(got)}, expected [3, 2, 4, 4, 5]")
 
 
+@pytest.mark.grades("CharTokenizer.build_vocab")
 @pytest.mark.points(2)
 def test_build_vocab_sorted(student):
     """build_vocab gives [UNK] + the sorted characters of the corpus, whitespace included"""
@@ -123,6 +125,7 @@ def test_build_vocab_sorted(student):
                       f"expected {show(expected.id_to_char)}")
 
 
+@pytest.mark.grades("CharTokenizer.build_vocab")
 @pytest.mark.points(2)
 def test_build_vocab_replaces_old_vocabulary(student):
     """build_vocab replaces the old vocabulary and rebuilds both mappings"""

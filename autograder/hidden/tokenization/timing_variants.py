@@ -8,11 +8,14 @@ a BPE trainer that counts pairs over every word occurrence instead of distinct w
 ``VARIANTS`` pairs each with the timing tests meant to catch it (None: an honest
 variant, which must fail no timing test).
 
-Two variants break Part 4 (``build_vocab`` keeps the old vocabulary), so Part 3 is graded
-with the grader's Part 4 (``merge_pair`` a stand-in, one round trip to the scorer per
-call): the reference must still pass the timing tests, and the every-occurrence trainer
-must still be caught. Before timed runs stopped remembering stand-in calls, the trainer's
-ratio fell from about 8 to about 3 there, and it passed one run in CI.
+Three variants get another part wrong, so Part 3 is graded while it is. With Part 4's
+``build_vocab`` wrong, Part 4's functions are still trusted (their own tests passed), so
+Part 3 runs the student's ``merge_pair``: the reference must pass the timing tests and the
+every-occurrence trainer must be caught. (Before ``build_vocab``'s tests named only that
+method, the trainer ran on the grader's ``merge_pair``, one round trip per new call and a
+lookup per repeated one, and measured 3.3x against the fail line of 3: it passed once in
+CI.) With ``merge_pair`` itself wrong (it changes its input), Part 3 calls the grader's:
+the reference must still pass every timing test.
 """
 
 import re
@@ -70,12 +73,26 @@ class BPETokenizer(BPETokenizer):
                 self.vocab.append(best[0] + best[1])
         self._build_mappings()
 '''
-# Another part wrong: Part 3 then calls the grader's Part 4 through stand-ins.
-PART4_WRONG = '''
+# Another part wrong. Part 4's build_vocab: Part 4's functions stay trusted.
+BUILD_VOCAB_WRONG = '''
 class CharTokenizer(CharTokenizer):
     def build_vocab(self, corpus):
         new = sorted({ch for text in corpus for ch in text} - set(self.vocab))
         self._set_vocab(self.vocab[1:] + new)
+'''
+# merge_pair that merges in place: Part 3 then calls the grader's merge_pair.
+MERGE_PAIR_IN_PLACE = '''
+def merge_pair(tokens, pair):
+    merged, i = [], 0
+    while i < len(tokens):
+        if i + 1 < len(tokens) and (tokens[i], tokens[i + 1]) == pair:
+            merged.append(pair[0] + pair[1])
+            i += 2
+        else:
+            merged.append(tokens[i])
+            i += 1
+    tokens[:] = merged
+    return tokens
 '''
 # name -> (override appended to the reference, the timing tests meant to catch it)
 VARIANTS: dict[str, tuple[str, re.Pattern | None]] = {
@@ -84,7 +101,8 @@ VARIANTS: dict[str, tuple[str, re.Pattern | None]] = {
     "quadratic CharTokenizer.decode": (QUADRATIC_CHAR_DECODE, re.compile(r"part2::.*decode")),
     "quadratic BPETokenizer.encode": (QUADRATIC_BPE_ENCODE, re.compile(r"part3::.*encode")),
     "trainer over every occurrence": (EVERY_OCCURRENCE_TRAINER, re.compile(r"duplicat")),
-    "reference, Part 4 wrong": (PART4_WRONG, None),
-    "trainer over every occurrence, Part 4 wrong": (EVERY_OCCURRENCE_TRAINER + PART4_WRONG,
-                                                    re.compile(r"duplicat")),
+    "reference, build_vocab wrong": (BUILD_VOCAB_WRONG, None),
+    "reference, merge_pair wrong": (MERGE_PAIR_IN_PLACE, None),
+    "trainer over every occurrence, build_vocab wrong": (
+        EVERY_OCCURRENCE_TRAINER + BUILD_VOCAB_WRONG, re.compile(r"duplicat")),
 }
