@@ -418,8 +418,11 @@ class Channel:
 
     Module-level functions are pure, so their results are remembered by arguments: a
     student's method that calls another part's function on the same input again costs about
-    what a local call would (a lookup and a copy), not a round trip. Timing tests of
-    the graded part then measure the student's code, not the pipe.
+    what a local call would (a lookup and a copy), not a round trip, so an encoder that
+    calls another part's function once per word is timed on its own work, not on the pipe.
+    The price: in a timing test a repeated call is cheap and a new one dear, so code that
+    repeats its calls on a larger input looks faster than it is (lenient; see the README,
+    "Timing and the other parts").
     """
 
     MEMO_ENTRIES = 200_000
