@@ -20,19 +20,20 @@ the outline of a reply shown on its own (a wrong type, a length): a few bits per
 
 Type names that no input can have chosen (builtins, the spec's names, the names the
 submission's source defines: ``STATIC_NAMES``, completed by fixtures.py) stay plain. So
-does a ``NameError``'s message when every name in it occurs in the submission's own
-source (``SOURCE_NAMES``, also completed by fixtures.py): the student wrote that name
-before any input existed, so it cannot carry one (``exception_detail``). And a number
-compared with the expected one says by which power of ten it is off (``compared``).
+does a ``NameError``'s missing name when the submission's kept source uses it and never
+binds it (``UNBOUND_NAMES``, also completed by fixtures.py), as a helper left in a dropped
+statement is, and the source leaves at most ``MAX_UNBOUND`` names so: the student wrote
+them before any input existed, and code that picks one of them by an input says at most
+which of a few it picked (``exception_detail``; a source that holds thousands of names
+would spell the input out, a name per character). And a number compared with the
+expected one says by which power of ten it is off (``compared``).
 The README's "What feedback shows" states the policy for every message class.
 """
 
+import ast
 import builtins
-import contextlib
-import io
 import math
 import re
-import tokenize
 from collections.abc import Iterable
 
 OPEN, SEP, CLOSE = "\ue000", "\ue002", "\ue001"
@@ -42,8 +43,11 @@ PIECE = re.compile(f"{OPEN}([^{CLOSE}]*)(?:{CLOSE}|$)")
 HIDDEN_NOTE = "(A hidden test: its inputs and the values computed from them are not shown.)"
 
 STATIC_NAMES = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
-# Every identifier of the submission's kept source (fixtures.py fills it before any test).
-SOURCE_NAMES: set[str] = set()
+# The names the kept source uses and never binds (fixtures.py fills it before any test),
+# and how many of them a NameError may name: one of at most 16 is at most 4 bits of an
+# input, under the 4.7 bits of a number's power of ten (``MAX_POWER``).
+UNBOUND_NAMES: set[str] = set()
+MAX_UNBOUND = 16
 # Python's own wording of a NameError, with its suggestion (3.10+).
 _IDENTIFIER = "([A-Za-z_][A-Za-z0-9_]*)"
 _NAME_ERROR = re.compile(
@@ -70,37 +74,57 @@ def type_label(name: str) -> str:
 def exception_detail(type_name: str, message: str, limit: int = 200) -> str:
     """``": message"`` of a student's exception for a message, ``""`` if it has none.
 
-    Evidence, unless it is a ``NameError`` whose names all occur in the submission's
-    source (a missing helper's name is the student's own and tells them what to fix).
+    Evidence, unless it is a ``NameError`` in Python's words whose missing name is one of
+    the few the submission's source uses and never binds (``UNBOUND_NAMES``): a missing
+    helper's name is the student's own and tells them what to fix. Its ``Did you mean``
+    is left out: that second name is picked from everything the source defines.
     """
     text = " ".join(str(message).split())
     if not text:
         return ""
     text = text if len(text) <= limit else text[: limit - 3] + "..."
     found = _NAME_ERROR.fullmatch(text)
-    if type_name == "NameError" and found and {
-            n for n in found.groups() if n} <= SOURCE_NAMES | set(dir(builtins)) and (
-            found.group(1) in SOURCE_NAMES):
-        return f": {text}"
+    if (type_name == "NameError" and found and found.group(1) in UNBOUND_NAMES
+            and len(UNBOUND_NAMES) <= MAX_UNBOUND):
+        return f": name '{found.group(1)}' is not defined"
     return f": {evidence(text)}"
 
 
-def identifiers(sources: Iterable[str]) -> set[str]:
-    """Every identifier (name token) of ``sources``, for ``SOURCE_NAMES``."""
-    found: set[str] = set()
+def unbound_names(sources: Iterable[str]) -> set[str]:
+    """The names ``sources`` read and bind nowhere (in no scope), builtins aside: where a
+    ``NameError`` of the code as written can come from. A source that does not parse adds
+    nothing."""
+    used: set[str] = set()
+    bound: set[str] = set()
     for source in sources:
-        with contextlib.suppress(tokenize.TokenError, SyntaxError):
-            found |= {t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
-                      if t.type == tokenize.NAME}
-    return found
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                (used if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(node.name)
+            elif isinstance(node, ast.arg):
+                bound.add(node.arg)
+            elif isinstance(node, ast.alias):
+                bound.add(node.asname or node.name.split(".")[0])
+            elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+                bound.add(node.name)
+            elif isinstance(node, ast.MatchMapping) and node.rest:
+                bound.add(node.rest)
+    return used - bound - set(dir(builtins))
 
 
 def load_error(text: str) -> str:
     """A worker's load error (``cell 9, line 3: NameError: ...``) for a warning: evidence,
     unless it has exactly that shape and its message may show (``exception_detail``)."""
     found = re.fullmatch(r"((?:cell \d{1,5}, )?line \d{1,7}): (\w{1,50}): (.*)", text, re.S)
-    if found and not is_all_evidence(exception_detail(found.group(2), found.group(3))[2:]):
-        return text
+    if found:
+        detail = exception_detail(found.group(2), found.group(3))
+        if not is_all_evidence(detail[2:]):  # the detail as it may show, not the text
+            return f"{found.group(1)}: {found.group(2)}{detail}"
     return evidence(text)
 
 

@@ -43,7 +43,12 @@ from autograder.sandbox import (
     cleanup,
     limits,
 )
-from autograder.suite.evidence import SOURCE_NAMES, STATIC_NAMES, identifiers, load_error
+from autograder.suite.evidence import (
+    STATIC_NAMES,
+    UNBOUND_NAMES,
+    load_error,
+    unbound_names,
+)
 from autograder.suite.handover import ENVIRONMENT_EXIT, EXTRACTED_ENV
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
@@ -203,7 +208,7 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
         code = extract_limited(Path(path))
     # Names fixed before any input exists: the spec's and the submission's own.
     STATIC_NAMES.update(code.defined() | set(assignment_of(pytestconfig).part_of))
-    SOURCE_NAMES.update(identifiers(st.source for st in code.statements))
+    UNBOUND_NAMES.update(unbound_names(st.source for st in code.statements))
     return code
 
 

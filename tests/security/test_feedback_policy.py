@@ -144,15 +144,18 @@ def test_a_number_is_told_by_its_power_of_ten(got, expected, said):
     assert compared(got, expected) == said
 
 
-def test_a_name_error_shows_only_names_of_the_source(monkeypatch):
-    monkeypatch.setattr(evidence_module, "SOURCE_NAMES", {"helper", "cost"})
+def test_a_name_error_shows_only_names_the_source_leaves_undefined(monkeypatch):
+    monkeypatch.setattr(evidence_module, "UNBOUND_NAMES", {"helper", "cost"})
     assert exception_detail("NameError", "name 'helper' is not defined") == (
         ": name 'helper' is not defined")
     for kind, message in [("NameError", "name 'secret' is not defined"),
                           ("ValueError", "name 'helper' is not defined"),
-                          ("NameError", "name 'helper' is not defined; secret"),
-                          ("NameError", "name 'cost' is not defined. Did you mean: 'secret'?")]:
+                          ("NameError", "name 'helper' is not defined; secret")]:
         assert is_all_evidence(exception_detail(kind, message)[2:]), (kind, message)
+    assert exception_detail("NameError", "name 'cost' is not defined. Did you mean: 'secret'?"
+                            ) == ": name 'cost' is not defined"
+    assert load_error("line 2: NameError: name 'cost' is not defined. Did you mean: 'secret'?"
+                      ) == "line 2: NameError: name 'cost' is not defined"
     assert load_error("cell 3, line 1: NameError: name 'helper' is not defined") == (
         "cell 3, line 1: NameError: name 'helper' is not defined")
     assert is_all_evidence(load_error("cell 3: NameError: name 'secret' is not defined"))
