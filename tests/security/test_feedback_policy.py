@@ -2,7 +2,8 @@
 README's "What feedback shows"), against a submission that tries to smuggle hidden inputs.
 
 Shown now (hidden as "…" before): the name in a ``NameError`` when the submission's own
-source holds it (a helper left in a dropped statement), and how far off a number is, as
+source uses it and binds it nowhere (a helper left in a dropped statement; one of at most
+16 such names, see test_name_error_channel.py), and how far off a number is, as
 a power of ten (a price 1,000 times too high). Still hidden: a name the code made from an
 input (a ``NameError`` raised by hand, an exception class built at run time) and the
 exact ratio of a reply to the expected value, which would give the expected value away.
