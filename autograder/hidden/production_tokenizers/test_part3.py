@@ -195,7 +195,6 @@ def timed_training(student, own: Own, corpus: tuple[str, ...], target: int, wher
     """One training in the worker. Its output is checked against ``expected``, else
     against the student's own training on ``yours`` (corpus, target), untimed in a fresh
     worker (``remote.Own``): a deviation the exactness tests charge is not charged here."""
-    kept = student.put([list(corpus)])
     key = ("p13", "train")
     if key not in student.cache:
         student.cache[key] = student.get(None, "train_bpe_fast")
@@ -218,7 +217,8 @@ def timed_training(student, own: Own, corpus: tuple[str, ...], target: int, wher
             compare(result, expected, f"{where} (in a timing test; your trainer is exact on "
                                       "every corpus of the exactness tests)")
 
-    return Run(lambda: student.map(train, kept, [target], keep=True),
+    # the corpus is sent inside the clock: work done as it arrives counts (``Run``)
+    return Run(lambda: student.map(train, student.put([list(corpus)]), [target], keep=True),
                lambda handle: student.get(handle, None), judge)
 
 
