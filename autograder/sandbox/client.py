@@ -36,7 +36,6 @@ from pathlib import Path
 from ..assignment import Assignment
 from ..extract import StudentCode
 from . import cleanup, limits, standin
-from .worker import send
 
 
 @dataclass(frozen=True)
@@ -255,6 +254,7 @@ class Worker:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
         self._marker = uuid.uuid4().hex
         to_worker_r, self._to_worker = os.pipe()
+        os.set_blocking(self._to_worker, False)  # writes wait in ``_send``, within a deadline
         self._from_worker, from_worker_w = os.pipe()
         self._output = open(Path(self._workdir.name) / "output", "wb")  # noqa: SIM115
         try:
@@ -312,9 +312,22 @@ class Worker:
         return f"the sandboxed worker did not start: {detail}" + (
             f"; it printed: {lines[-1][:300]}" if lines else "")
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: dict, deadline: float | None = None) -> None:
+        """Write one message before ``deadline`` (default: a request's time from now). The
+        pipe holds 64 KiB: a worker that stops reading (an answer it asked for and never
+        reads) fails like one that does not answer, instead of holding the scorer in a
+        blocking write past every limit."""
+        deadline = time.monotonic() + self.timeout if deadline is None else deadline
+        data = json.dumps(message, allow_nan=True).encode("utf-8")
+        payload = memoryview(len(data).to_bytes(4, "big") + data)
         try:
-            send(self._to_worker, message)
+            while payload:
+                left = deadline - time.monotonic()
+                _, ready, _ = select.select([], [self._to_worker], [], max(left, 0))
+                if not ready:
+                    raise self._fail("timeout", f"it read nothing within {self.timeout:g} s")
+                with contextlib.suppress(BlockingIOError):  # full again: wait once more
+                    payload = payload[os.write(self._to_worker, payload):]
         except OSError as exc:
             raise self._fail("crash", f"the worker stopped reading ({exc})") from exc
 
@@ -352,7 +365,7 @@ class Worker:
                 raise self._fail("protocol", "reply is not JSON") from exc
             if type(message) is not dict or "ref" not in message:
                 return message
-            self._send(self._answer_standin(message, deadline))
+            self._send(self._answer_standin(message, deadline), deadline)
 
     def _answer_standin(self, message: dict, deadline: float) -> dict:
         """Run one stand-in call on the reference, within the request's time."""
