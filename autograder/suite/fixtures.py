@@ -56,6 +56,7 @@ from autograder.suite.plugin import (
     WARNINGS_KEY,
     WORKERS_KEY,
     assignment_of,
+    charged_before,
     close_workers,
     fully_passed_names,
     part_of,
@@ -273,14 +274,18 @@ def student(request: pytest.FixtureRequest, parts: dict[int, PartState]) -> Stud
     return Student(state, worker, time.monotonic(), state.cache)
 
 
-@pytest.fixture
-def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
-    """``spawn(hash_seed)``: an extra worker of this module's part, closed after the test."""
-    state = parts[part_of(request.node)]
-    started = time.monotonic()
-    made: list[Worker] = []
+class Spawner:
+    """``spawn(hash_seed)``: an extra worker of the test's part; ``spawn.charged()``:
+    whether a test judging what this test judges has already failed
+    (``plugin.charged_before``, which ``remote.Own`` asks)."""
 
-    def start(hash_seed: int) -> Student:
+    def __init__(self, item: pytest.Item, state: PartState) -> None:
+        self.item, self.state = item, state
+        self.started = time.monotonic()
+        self.made: list[Worker] = []
+
+    def __call__(self, hash_seed: int) -> Student:
+        state = self.state
         if hash_seed in state.spare_failures:
             raise GradingStopped(state.spare_failures[hash_seed])
         worker = state.spares.pop(hash_seed, None)
@@ -288,9 +293,17 @@ def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
             if worker is not None:
                 worker.close()  # with whatever it left running
             worker = state.new_worker(hash_seed, main=False)
-        made.append(_trusting(state.config, state.part, worker))
-        return Student(state, worker, started, {})
+        self.made.append(_trusting(state.config, state.part, worker))
+        return Student(state, worker, self.started, {})
 
-    yield start
-    for worker in made:
+    def charged(self) -> bool:
+        return charged_before(self.item)
+
+
+@pytest.fixture
+def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
+    """A ``Spawner`` for the test; its workers are closed after it."""
+    spawner = Spawner(request.node, parts[part_of(request.node)])
+    yield spawner
+    for worker in spawner.made:
         worker.close()

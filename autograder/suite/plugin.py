@@ -163,6 +163,16 @@ def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
         whole(p) for (cls, _), p in a.method_part.items() if cls == name)}
 
 
+def charged_before(item: pytest.Item) -> bool:
+    """Whether a test that judges a name ``item`` judges has already failed (or was not
+    run): the student's code of those names has lost points for some deviation. A timing
+    test forgives a timed output that differs from the reference only then (``remote.Own``):
+    code that passes every correctness test and still answers differently when timed is
+    not showing a charged mistake, it is skipping work where it is measured."""
+    outcomes = item.config.stash.get(OUTCOMES_KEY, {})
+    return any(outcomes.get(name, {}).get("failed", 0) > 0 for name in judged_names(item))
+
+
 def judged_in(a: Assignment, part: int) -> tuple[str, ...]:
     """What the tests of ``part`` may judge: its spec names, and ``"Class.method"`` for each
     method it grades of another part's class (``METHOD_PART``). A ``build_vocab`` test
@@ -299,7 +309,8 @@ class Recorder:
         items.sort(key=lambda item: order.index(part_of(item)))
         a = assignment_of(self.config)
         outcomes = self.config.stash[OUTCOMES_KEY] = {
-            name: {"total": 0, "passed": 0} for part in a.parts for name in judged_in(a, part)}
+            name: {"total": 0, "passed": 0, "failed": 0}
+            for part in a.parts for name in judged_in(a, part)}
         for item in items:
             names = judged_names(item)
             for name in names:
@@ -333,6 +344,9 @@ class Recorder:
             if call.excinfo is not None and call.when == "teardown":
                 print(f"autograder: teardown error in {item.nodeid}", file=sys.stderr)
             return report
+        if (report.failed or report.skipped) and not result["_failed"]:
+            for name in result["_names"]:
+                self.config.stash[OUTCOMES_KEY][name]["failed"] += 1
         if report.failed and not result["_failed"]:
             result["_failed"] = True
             exc = call.excinfo.value if call.excinfo is not None else None

@@ -13,6 +13,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from autograder.sandbox import Remote, StudentError, WorkerFailure
 
@@ -236,22 +237,39 @@ def cannot_time(exc: StudentError, charged_by: str) -> str:
             f"{charged_by}. Fix it there and this test times your code.")
 
 
+class Spawn(Protocol):
+    """The ``spawn`` fixture (``fixtures.Spawner``): extra workers, and what is charged."""
+
+    def __call__(self, hash_seed: int) -> object: ...
+
+    def charged(self) -> bool: ...
+
+
 class Own:
     """The student's own answers, worked out untimed in a fresh worker of the part.
 
     A timing test judges time only: a timed output that differs from the reference is
     compared with these (a deviation the correctness tests charge is not charged again),
-    and still fails when it differs from them (the timed run skipped work). The fresh
-    worker (``spawn(hash_seed)``, started on first use, one per test) never saw the timed
-    run, so an answer the timed worker remembered or put off cannot reach it. Code that
-    raises there fails the test with ``cannot_time``'s message.
+    and still fails when it differs from them (the timed run skipped work). Only a
+    deviation already charged is forgiven: if every test judging the same names passed
+    (``spawn.charged()`` is False), a timed output that differs from the reference fails
+    at once. Else code that knows when it is timed (by the shape of the requests) and
+    answers the fresh worker the same way would pass, doing the work only when judged.
+    The fresh worker (``spawn(hash_seed)``, started on first use, one per test) never saw
+    the timed run, so an answer the timed worker remembered or put off cannot reach it.
+    Code that raises there fails the test with ``cannot_time``'s message.
     """
 
-    def __init__(self, spawn: Callable[[int], object], hash_seed: int, charged_by: str) -> None:
+    def __init__(self, spawn: Spawn, hash_seed: int, charged_by: str) -> None:
         self.spawn, self.hash_seed, self.charged_by = spawn, hash_seed, charged_by
         self.worker: object = None
 
     def __call__(self, work: Callable[[object], object]) -> object:
+        if not self.spawn.charged():
+            raise AssertionError(
+                "in this timing test your code's output differs from the specification's, "
+                f"while {self.charged_by} all passed: a timed run must give the answers "
+                "your code gives when it is checked")
         if self.worker is None:
             self.worker = self.spawn(self.hash_seed)
         try:
