@@ -25,6 +25,16 @@ from tests.course import TOKENIZATION
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def fresh_probe():
+    """``limits.isolation`` keeps its first answer for the process: a test that hands it a
+    broken probe must not leave that answer to the tests after it (an in-process worker
+    of a later test then ran ``/bin/false`` and could not start)."""
+    limits.isolation.cache_clear()
+    yield
+    limits.isolation.cache_clear()
+
+
 @pytest.fixture(scope="module")
 def reference_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("startup") / "reference.py"
