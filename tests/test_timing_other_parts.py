@@ -6,7 +6,7 @@ arguments, so a repeated call is a lookup). A trainer that walks every word occu
 then measured 3.3x on a corpus repeated 8 times instead of about 8x, just over the fail
 line of 3, and passed once in CI: in that bundle only ``build_vocab`` was wrong, but its
 tests judged every Part 4 name, so ``merge_pair`` became a stand-in too. They now judge
-``CharTokenizer.build_vocab`` alone (``plugin.judged_in``), and Part 4's functions stay
+``CharTokenizer.build_vocab`` alone (``judged.judged_in``), and Part 4's functions stay
 the student's own. Graded here (``timing_variants``):
 
 - with ``build_vocab`` wrong, the every-occurrence trainer fails the duplication test by

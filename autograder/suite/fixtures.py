@@ -50,16 +50,18 @@ from autograder.suite.evidence import (
     unbound_names,
 )
 from autograder.suite.handover import ENVIRONMENT_EXIT, EXTRACTED_ENV
+from autograder.suite.judged import (
+    assignment_of,
+    charged_before,
+    fully_passed_names,
+    part_of,
+)
 from autograder.suite.plugin import (
     CODE_RAN_KEY,
     ENVIRONMENT_KEY,
     WARNINGS_KEY,
     WORKERS_KEY,
-    assignment_of,
-    charged_before,
     close_workers,
-    fully_passed_names,
-    part_of,
 )
 from autograder.suite.student import (
     CALL_TIMEOUT,
@@ -277,7 +279,7 @@ def student(request: pytest.FixtureRequest, parts: dict[int, PartState]) -> Stud
 class Spawner:
     """``spawn(hash_seed)``: an extra worker of the test's part; ``spawn.charged()``:
     whether a test judging what this test judges has already failed
-    (``plugin.charged_before``, which ``remote.Own`` asks)."""
+    (``judged.charged_before``, which ``remote.Own`` asks)."""
 
     def __init__(self, item: pytest.Item, state: PartState) -> None:
         self.item, self.state = item, state

@@ -52,7 +52,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.assignment import Assignment, UnknownAssignment, load
+from autograder.assignment import UnknownAssignment, load
 from autograder.results import VISIBILITIES
 from autograder.sandbox import MissingName, StudentError, WorkerFailure
 from autograder.suite.checks import raised_at
@@ -61,6 +61,14 @@ from autograder.suite.evidence import (
     is_all_evidence,
     render,
     type_label,
+)
+from autograder.suite.judged import (
+    ASSIGNMENT_KEY,
+    OUTCOMES_KEY,
+    assignment_of,
+    judged_in,
+    judged_names,
+    part_of,
 )
 
 MESSAGE_LIMIT = 1500
@@ -72,11 +80,6 @@ WORKERS_KEY = pytest.StashKey[list]()
 ENVIRONMENT_KEY = pytest.StashKey[str]()
 # True once any of the submission's code was sent to a worker of this session.
 CODE_RAN_KEY = pytest.StashKey[bool]()
-# Per spec name: how many of the tests that judge it were collected, and how many passed
-# so far (a test judges the names of its ``grades`` marker, else every name of its part).
-OUTCOMES_KEY = pytest.StashKey[dict]()
-# The assignment being graded (``--assignment``).
-ASSIGNMENT_KEY = pytest.StashKey[Assignment]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -133,79 +136,6 @@ def _terminate(config: pytest.Config, signum: int, frame: object) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     # Normally every fixture has closed its workers by now; not after ``pytest.exit``.
     close_workers(config)
-
-
-def assignment_of(config: pytest.Config) -> Assignment:
-    """The assignment this session grades."""
-    return config.stash[ASSIGNMENT_KEY]
-
-
-def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
-    """Spec names of the other parts that have passed every test that judges them so far:
-    they may run as the student wrote them when ``part`` is graded (stand-ins cost a round
-    trip to the scoring process per call: 15,000 for one training that calls a helper which
-    is right, of a part whose other helper is wrong; a name that is right needs none).
-    A test judges the names of its ``grades`` marker, else every name of its part, so a
-    part whose tests say nothing trusts a name only once the whole part has passed.
-
-    Trusting a class brings back all of the student's members, those another part grades
-    (``METHOD_PART``) included, so a class is trusted only once every such part has
-    passed too: else the student's own constructor could call their wrong method of that
-    part, and its bug would cost ``part`` as well."""
-    outcomes = config.stash.get(OUTCOMES_KEY, {})
-    a = assignment_of(config)
-    passed = {name for name, o in outcomes.items() if 0 < o["total"] == o["passed"]}
-
-    def whole(other: int) -> bool:
-        return other == part or set(judged_in(a, other)) <= passed
-
-    return {name for name in passed if name in a.part_of and a.part_of[name] != part and all(
-        whole(p) for (cls, _), p in a.method_part.items() if cls == name)}
-
-
-def charged_before(item: pytest.Item) -> bool:
-    """Whether a test that judges a name ``item`` judges has already failed (or was not
-    run): the student's code of those names has lost points for some deviation. A timing
-    test forgives a timed output that differs from the reference only then (``remote.Own``):
-    code that passes every correctness test and still answers differently when timed is
-    not showing a charged mistake, it is skipping work where it is measured."""
-    outcomes = item.config.stash.get(OUTCOMES_KEY, {})
-    return any(outcomes.get(name, {}).get("failed", 0) > 0 for name in judged_names(item))
-
-
-def judged_in(a: Assignment, part: int) -> tuple[str, ...]:
-    """What the tests of ``part`` may judge: its spec names, and ``"Class.method"`` for each
-    method it grades of another part's class (``METHOD_PART``). A ``build_vocab`` test
-    that names only ``"CharTokenizer.build_vocab"`` leaves Part 4's functions trusted when
-    it fails, so Part 3 still runs the student's own ``merge_pair``."""
-    methods = tuple(f"{cls}.{method}" for (cls, method), p in a.method_part.items() if p == part)
-    return (*(name for name, p in a.part_of.items() if p == part), *methods)
-
-
-def judged_names(item: pytest.Item) -> tuple[str, ...]:
-    """What ``item`` judges (``judged_in``): its ``grades`` marker's, else all of its part's."""
-    part = part_of(item)
-    own = judged_in(assignment_of(item.config), part)
-    marks = list(item.iter_markers("grades"))
-    if not marks:
-        return own
-    names = tuple(name for mark in marks for name in mark.args)
-    if not names or not set(names) <= set(own):
-        raise pytest.UsageError(f"{item.nodeid}: grades() takes spec names of Part {part} "
-                                "or the methods it grades (Class.method)")
-    return names
-
-
-def part_of(item: pytest.Item) -> int:
-    """The part a test belongs to: the module's ``PART``, else ``test_partN`` in its name."""
-    module = getattr(item, "module", None)
-    part = getattr(module, "PART", None)
-    if part is None:
-        match = re.search(r"test_part(\d+)", Path(str(item.fspath)).name)
-        part = int(match.group(1)) if match else None
-    if part not in assignment_of(item.config).points:
-        raise pytest.UsageError(f"{item.nodeid}: cannot tell which part it belongs to")
-    return part
 
 
 def points_of(item: pytest.Item) -> float:

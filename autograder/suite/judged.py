@@ -1,0 +1,101 @@
+"""What each hidden test judges, and how the student's names have fared so far.
+
+A test judges the names of its ``grades`` marker, else every name its part grades
+(``judged_in``: the part's spec names, and ``Class.method`` for a method it grades of
+another part's class). The plugin counts, per judged name, the tests collected, passed
+and failed (``OUTCOMES_KEY``). Two decisions read those counts:
+
+- ``fully_passed_names``: which other parts' names run as the student wrote them;
+- ``charged_before``: whether a timing test may forgive a timed output that differs from
+  the reference (``remote.Own``).
+
+It also says which part a test belongs to (``part_of``) and which assignment the session
+grades (``assignment_of``). It imports nothing of the suite: the plugin and the fixtures
+both read it.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from autograder.assignment import Assignment
+
+# The assignment being graded (``--assignment``), set by the plugin.
+ASSIGNMENT_KEY = pytest.StashKey[Assignment]()
+# Per judged name: how many of the tests that judge it were collected, and how many have
+# passed and failed (or were not run) so far.
+OUTCOMES_KEY = pytest.StashKey[dict]()
+
+
+def assignment_of(config: pytest.Config) -> Assignment:
+    """The assignment this session grades."""
+    return config.stash[ASSIGNMENT_KEY]
+
+
+def part_of(item: pytest.Item) -> int:
+    """The part a test belongs to: the module's ``PART``, else ``test_partN`` in its name."""
+    module = getattr(item, "module", None)
+    part = getattr(module, "PART", None)
+    if part is None:
+        match = re.search(r"test_part(\d+)", Path(str(item.fspath)).name)
+        part = int(match.group(1)) if match else None
+    if part not in assignment_of(item.config).points:
+        raise pytest.UsageError(f"{item.nodeid}: cannot tell which part it belongs to")
+    return part
+
+
+def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
+    """Spec names of the other parts that have passed every test that judges them so far:
+    they may run as the student wrote them when ``part`` is graded (stand-ins cost a round
+    trip to the scoring process per call: 15,000 for one training that calls a helper which
+    is right, of a part whose other helper is wrong; a name that is right needs none).
+    A test judges the names of its ``grades`` marker, else every name of its part, so a
+    part whose tests say nothing trusts a name only once the whole part has passed.
+
+    Trusting a class brings back all of the student's members, those another part grades
+    (``METHOD_PART``) included, so a class is trusted only once every such part has
+    passed too: else the student's own constructor could call their wrong method of that
+    part, and its bug would cost ``part`` as well."""
+    outcomes = config.stash.get(OUTCOMES_KEY, {})
+    a = assignment_of(config)
+    passed = {name for name, o in outcomes.items() if 0 < o["total"] == o["passed"]}
+
+    def whole(other: int) -> bool:
+        return other == part or set(judged_in(a, other)) <= passed
+
+    return {name for name in passed if name in a.part_of and a.part_of[name] != part and all(
+        whole(p) for (cls, _), p in a.method_part.items() if cls == name)}
+
+
+def charged_before(item: pytest.Item) -> bool:
+    """Whether a test that judges a name ``item`` judges has already failed (or was not
+    run): the student's code of those names has lost points for some deviation. A timing
+    test forgives a timed output that differs from the reference only then (``remote.Own``):
+    code that passes every correctness test and still answers differently when timed is
+    not showing a charged mistake, it is skipping work where it is measured."""
+    outcomes = item.config.stash.get(OUTCOMES_KEY, {})
+    return any(outcomes.get(name, {}).get("failed", 0) > 0 for name in judged_names(item))
+
+
+def judged_in(a: Assignment, part: int) -> tuple[str, ...]:
+    """What the tests of ``part`` may judge: its spec names, and ``"Class.method"`` for each
+    method it grades of another part's class (``METHOD_PART``). A test of such a method
+    that names only it leaves the part's functions trusted when it fails, so the parts
+    graded later still run the student's own functions of this part."""
+    methods = tuple(f"{cls}.{method}" for (cls, method), p in a.method_part.items() if p == part)
+    return (*(name for name, p in a.part_of.items() if p == part), *methods)
+
+
+def judged_names(item: pytest.Item) -> tuple[str, ...]:
+    """What ``item`` judges (``judged_in``): its ``grades`` marker's, else all of its part's."""
+    part = part_of(item)
+    own = judged_in(assignment_of(item.config), part)
+    marks = list(item.iter_markers("grades"))
+    if not marks:
+        return own
+    names = tuple(name for mark in marks for name in mark.args)
+    if not names or not set(names) <= set(own):
+        raise pytest.UsageError(f"{item.nodeid}: grades() takes spec names of Part {part} "
+                                "or the methods it grades (Class.method)")
+    return names
