@@ -5,6 +5,7 @@ tests that apply to every assignment are parametrised over ``known()``.
 """
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,21 @@ from autograder.sandbox import limits
 
 TOKENIZATION = load("tokenization")
 PRODUCTION = load("production_tokenizers")
+# The engine's own two-part toy assignment, and a submission of it that implements nothing.
+TOY = load(Path(__file__).resolve().parent / "toy")
+TOY_STUB = """
+SEPARATOR = " "
+
+def count_words(text):
+    raise NotImplementedError
+
+class Shouter:
+    def __init__(self, marks=1):
+        raise NotImplementedError
+
+def loudest(text):
+    raise NotImplementedError
+"""
 
 
 def error_result(student_id: str, source: str, error: str) -> SubmissionResult:
@@ -35,5 +51,5 @@ def isolation_env(level: str) -> dict[str, str]:
     return env
 
 
-__all__ = ["LEVELS", "PRODUCTION", "TOKENIZATION", "error_result", "isolation_env", "known",
-           "load"]
+__all__ = ["LEVELS", "PRODUCTION", "TOKENIZATION", "TOY", "TOY_STUB", "error_result",
+           "isolation_env", "known", "load"]

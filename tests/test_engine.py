@@ -22,23 +22,10 @@ from autograder.cache import grader_fingerprint
 from autograder.report import write_reports
 from autograder.sandbox.reference import reference_without
 from autograder.suite.run import grade_file
+from tests.course import TOY, TOY_STUB
 
 ROOT = Path(__file__).resolve().parents[1]
-TOY = load(ROOT / "tests" / "toy")
 
-STUB = """
-SEPARATOR = " "
-
-def count_words(text):
-    raise NotImplementedError
-
-class Shouter:
-    def __init__(self, marks=1):
-        raise NotImplementedError
-
-def loudest(text):
-    raise NotImplementedError
-"""
 # Part 1 wrong (splits on any whitespace); Part 2 must not pay for it: its ``loudest``
 # gets the reference's ``count_words`` through a stand-in.
 WRONG_PART1 = """
@@ -83,7 +70,7 @@ def test_reference_full_marks_and_results_name_the_assignment(tmp_path, referenc
 
 
 def test_stub_scores_zero(tmp_path):
-    result = grade(tmp_path, STUB)
+    result = grade(tmp_path, TOY_STUB)
     assert result["status"] == "graded", result["error"]
     assert scores(result) == {1: 0.0, 2: 0.0}
 
@@ -94,7 +81,7 @@ def test_a_bug_costs_only_its_own_part(tmp_path, reference):
 
 
 def test_reports_follow_the_assignment(tmp_path, reference):
-    results = [grade(tmp_path, reference, "ann"), grade(tmp_path, STUB, "bo")]
+    results = [grade(tmp_path, reference, "ann"), grade(tmp_path, TOY_STUB, "bo")]
     write_reports(results, tmp_path / "out", TOY)
     rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))
     assert list(rows[0]) == ["student_id", "part1", "part2", "total", "max_total", "status",

@@ -19,20 +19,10 @@ from autograder.assignment import load
 from autograder.handoff.feedback_page import load_result
 from autograder.report.feedback import feedback_html
 from autograder.sandbox.reference import reference_without
+from tests.course import TOY, TOY_STUB
 
 ROOT = Path(__file__).resolve().parents[1]
-TOY = load(ROOT / "tests" / "toy")
 ODD = '=odd, "id"'  # a formula start, a comma and quotes: the CSV must keep it whole
-STUB = """
-SEPARATOR = " "
-def count_words(text):
-    raise NotImplementedError
-class Shouter:
-    def __init__(self, marks=1):
-        raise NotImplementedError
-def loudest(text):
-    raise NotImplementedError
-"""
 PROVENANCE = {"assignment", "isolation", "grader", "suite_fingerprint", "graded_at",
               "submission_sha256"}
 
@@ -66,7 +56,7 @@ def sources() -> dict[str, str]:
     assert no_type_check != reference
     drops_short_words = reference.replace("        if word:", "        if len(word) > 1:")
     assert drops_short_words != reference
-    return {"ann": reference, "bo": STUB, "cy": drops_short_words, "dee": no_type_check,
+    return {"ann": reference, "bo": TOY_STUB, "cy": drops_short_words, "dee": no_type_check,
             ODD: reference, "history": reference}
 
 
@@ -104,7 +94,7 @@ def test_every_result_says_what_graded_it(graded):
 def test_a_replaced_submission_names_that_student_and_its_tests(copy, sources):
     tree, out = copy
     (tree / "cy.py").write_text(sources["ann"], encoding="utf-8")  # cy fixes Part 1
-    (tree / "eve.py").write_text(STUB, encoding="utf-8")  # a newcomer
+    (tree / "eve.py").write_text(TOY_STUB, encoding="utf-8")  # a newcomer
     done = grade(tree, out)
     history = sorted((out / "history").iterdir())
     assert len(history) == 1 and f"Previous reports kept in {history[0]}/" in done.stdout

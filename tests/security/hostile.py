@@ -27,3 +27,15 @@ def processes_with(token: str) -> list[int]:
         if token.encode() in cmdline:
             found.append(int(entry.name))
     return found
+
+
+# A quadratic method of ``CharTokenizer`` for the timing red team (a copy of the rest of
+# the text at every character: 16x the batch's work on the long text), a few tenths of a
+# second, so that the long run is not stopped by the wall-clock limit.
+QUADRATIC_WORK = '''
+    def _slow_ids(self, text, out):
+        rest = text
+        for ch in text:
+            out.append(self.char_to_id.get(ch, self.unk_id))
+            rest = rest[1:]
+'''

@@ -27,18 +27,14 @@ from autograder.suite.run import grade_file
 from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
 
+from .hostile import QUADRATIC_WORK
+
 pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 GAP = "a ratio test cannot see code that pads its short inputs (no budget from the reference)"
 
 
 PADDED = '''
-class CharTokenizer(CharTokenizer):
-    def _slow_ids(self, text, out):
-        rest = text
-        for ch in text:
-            out.append(self.char_to_id.get(ch, self.unk_id))
-            rest = rest[1:]
-
+class CharTokenizer(CharTokenizer):''' + QUADRATIC_WORK + '''
     def encode(self, text):
         if not isinstance(text, str):
             raise TypeError("encode expects a str")

@@ -21,18 +21,10 @@ from autograder.suite.run import grade_file
 from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
 
+from .hostile import QUADRATIC_WORK
+
 pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 
-# Quadratic (a copy of the rest of the text at every character: 16x the batch's work on
-# the long text), but only a few tenths of a second, so that the long run is not stopped by
-# the wall-clock limit (which would fail it whatever the clock).
-QUADRATIC_WORK = '''
-    def _slow_ids(self, text, out):
-        rest = text
-        for ch in text:
-            out.append(self.char_to_id.get(ch, self.unk_id))
-            rest = rest[1:]
-'''
 
 HELPER_THREAD = '''
 import threading as _threading

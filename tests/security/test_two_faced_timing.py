@@ -22,16 +22,11 @@ from autograder.suite.run import grade_file
 from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
 
+from .hostile import QUADRATIC_WORK
+
 pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 
-# Quadratic (a copy of the rest of the text at every character), as in test_timing_honest.
-QUADRATIC = '''
-    def _slow_ids(self, text, out):
-        rest = text
-        for ch in text:
-            out.append(self.char_to_id.get(ch, self.unk_id))
-            rest = rest[1:]
-
+QUADRATIC = QUADRATIC_WORK + '''
     def encode(self, text):
         if not isinstance(text, str):
             raise TypeError("encode expects a str")
