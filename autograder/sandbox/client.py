@@ -36,6 +36,7 @@ from pathlib import Path
 from ..assignment import Assignment
 from ..extract import StudentCode
 from . import cleanup, limits, standin
+from .deadline import Deadline, Patience
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,7 @@ class Worker:
         self.load_errors: list[str] = []
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
+        self.patience: Patience | None = None  # more time past ``timeout`` (``deadline``)
         self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
         self._server = standin.server(assignment, part)
         self._serving = False  # stand-ins are answered once the code is loaded
@@ -312,33 +314,41 @@ class Worker:
         return f"the sandboxed worker did not start: {detail}" + (
             f"; it printed: {lines[-1][:300]}" if lines else "")
 
-    def _send(self, message: dict, deadline: float | None = None) -> None:
+    def _deadline(self) -> Deadline:
+        """A request's deadline: ``timeout`` from now, then ``patience`` if it is set."""
+        return Deadline(self.timeout, self.patience)
+
+    def _send(self, message: dict, deadline: Deadline | None = None) -> None:
         """Write one message before ``deadline`` (default: a request's time from now). The
         pipe holds 64 KiB: a worker that stops reading (an answer it asked for and never
         reads) fails like one that does not answer, instead of holding the scorer in a
         blocking write past every limit."""
-        deadline = time.monotonic() + self.timeout if deadline is None else deadline
+        deadline = self._deadline() if deadline is None else deadline
         data = json.dumps(message, allow_nan=True).encode("utf-8")
         payload = memoryview(len(data).to_bytes(4, "big") + data)
         try:
             while payload:
-                left = deadline - time.monotonic()
-                _, ready, _ = select.select([], [self._to_worker], [], max(left, 0))
-                if not ready:
+                left = deadline.left()
+                if left <= 0:
                     raise self._fail("timeout", f"it read nothing within {self.timeout:g} s")
+                _, ready, _ = select.select([], [self._to_worker], [], left)
+                if not ready:
+                    continue  # asks the deadline again
                 with contextlib.suppress(BlockingIOError):  # full again: wait once more
                     payload = payload[os.write(self._to_worker, payload):]
         except OSError as exc:
             raise self._fail("crash", f"the worker stopped reading ({exc})") from exc
 
-    def _read(self, size: int, deadline: float) -> bytes:
+    def _read(self, size: int, deadline: Deadline) -> bytes:
         """Read ``size`` bytes before ``deadline``; a slow or closed pipe fails the worker."""
         data = b""
         while len(data) < size:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([self._from_worker], [], [], max(left, 0))
-            if not ready:
+            left = deadline.left()
+            if left <= 0:
                 raise self._fail("timeout", f"no answer within {self.timeout:g} s")
+            ready, _, _ = select.select([self._from_worker], [], [], left)
+            if not ready:
+                continue  # asks the deadline again
             block = os.read(self._from_worker, min(size - len(data), 1 << 20))
             if not block:
                 raise self._fail("crash", f"the worker exited (code {self._exit_code()})")
@@ -354,7 +364,7 @@ class Worker:
 
     def _receive(self) -> object:
         """The worker's reply; stand-in calls that come first are answered on the way."""
-        deadline = time.monotonic() + self.timeout
+        deadline = self._deadline()
         while True:
             size = int.from_bytes(self._read(4, deadline), "big")
             if size > MAX_REPLY:  # not the size itself: the student picks it (a covert channel)
@@ -367,14 +377,14 @@ class Worker:
                 return message
             self._send(self._answer_standin(message, deadline), deadline)
 
-    def _answer_standin(self, message: dict, deadline: float) -> dict:
+    def _answer_standin(self, message: dict, deadline: Deadline) -> dict:
         """Run one stand-in call on the reference, within the request's time."""
         if not self._serving:
             return {"ref_error": {"type": "RuntimeError", "message":
                                   "the other parts cannot be called while the code loads"}}
         started = time.thread_time()
         try:
-            with standin.cpu_limit(deadline - time.monotonic()):
+            with standin.cpu_limit(deadline.left()):
                 return self._server.serve(message)
         except standin.OutOfTime:
             raise self._fail("timeout", f"no answer within {self.timeout:g} s") from None

@@ -160,8 +160,9 @@ def timed(student, run: Run, limit: float | None = None) -> tuple[float, float, 
 
     Seconds are the CPU time of the worker's processes (``worker_cpu``: all their
     threads and children, plus the reference's time on its behalf) when the kernel
-    reports it (``CLOCK``), else wall time. ``limit`` is on wall time: it is the timeout
-    of each request.
+    reports it (``CLOCK``), else wall time. ``limit`` stops the run (``Student.time_limit``):
+    by the worker's CPU time where the kernel reports it, so that a busy machine's stall
+    does not stop a short run; else by each request's wall time.
     """
     cpu = student.cpu_seconds if CLOCK == "cpu" else lambda: None
     try:
@@ -208,9 +209,9 @@ def growth(
     what is still cold then (page faults, caches) slows the first batch by a few percent,
     which lowers a quadratic ratio far less than its distance from ``clear``; a linear one
     that the cold start pushes above ``clear`` just takes another turn. A single run
-    that takes ``give_up`` times the batch's wall time is stopped (the worker is killed)
-    and counts as infinitely slow: far beyond any threshold, and a quadratic submission
-    does not cost minutes.
+    that takes ``give_up`` times the batch's wall time (in CPU time, ``timed``) is stopped
+    (the worker is killed) and counts as infinitely slow: far beyond any threshold, and
+    a quadratic submission does not cost minutes.
     """
     batch_best, single_best = [math.inf, math.inf], [math.inf, math.inf]
     batch_wall, ratio = math.inf, math.inf

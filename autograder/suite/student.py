@@ -134,17 +134,31 @@ class Student:
 
     @contextlib.contextmanager
     def time_limit(self, seconds: float):
-        """Requests inside get ``seconds`` (at most ``CALL_TIMEOUT``) instead of the default.
+        """Requests inside are stopped once the worker has used ``seconds`` of CPU time
+        in them (at most ``CALL_TIMEOUT``), or after ``CALL_TIMEOUT`` of wall time.
 
-        A timeout there is the test's own limit (a timing test stopping a slow run), so it
-        does not count towards ``MAX_TIMEOUTS``.
+        Each request waits ``seconds`` of wall time first; past that it waits on while
+        the worker's CPU time since the block began is under ``seconds`` (the patience of
+        ``sandbox/deadline.py``): a run that a busy machine stalls is not stopped for it.
+        Where the kernel reports no CPU time, the wall time alone decides. A timeout here
+        is the test's own limit (a timing test stopping a slow run), so it does not count
+        towards ``MAX_TIMEOUTS``.
         """
-        old, self.worker.timeout = self.worker.timeout, min(seconds, CALL_TIMEOUT)
-        self._limited = True
+        limit = min(seconds, CALL_TIMEOUT)
+        began, cpu_began = time.monotonic(), self.cpu_seconds()
+
+        def patience() -> float:
+            cpu_now = self.cpu_seconds()
+            if cpu_began is None or cpu_now is None:
+                return 0.0
+            return min(limit - (cpu_now - cpu_began), CALL_TIMEOUT - (time.monotonic() - began))
+
+        old, self.worker.timeout = self.worker.timeout, limit
+        self.worker.patience, self._limited = patience, True
         try:
             yield
         finally:
-            self.worker.timeout, self._limited = old, False
+            self.worker.timeout, self.worker.patience, self._limited = old, None, False
 
     def _stop(self, message: str) -> None:
         self.failure = GradingStopped(message)
