@@ -1,6 +1,6 @@
 """The scorer's side of the sandbox: start a worker for one part and talk to it.
 
-(About 430 lines, one protocol's scorer side: the ``Worker`` class, its request and
+(About 500 lines, one protocol's scorer side: the ``Worker`` class, its request and
 reply handling and the stand-in answers, which only make sense read together.)
 
 Usage (this is what the hidden suite sees)::

@@ -141,6 +141,13 @@ def failed_tests(result: dict, part: int | None = None) -> list[str]:
     ]
 
 
+def messages(result: dict, ids: list[str]) -> str:
+    """The feedback of the tests ``ids`` in ``result``, shortened: why they failed, so that
+    a failure seen once (in CI, under load) can be understood without grading again."""
+    said = {t["id"]: " ".join(str(t["output"]).split())[:400] for t in result["tests"]}
+    return "".join(f"\n  {test}: {said.get(test, '')}" for test in ids)
+
+
 def write_report(path: str, jobs: list[Job], results: dict[str, dict]) -> None:
     """A JSON summary for people: per submission, its entries, part scores and failed tests."""
     report = {}

@@ -15,7 +15,7 @@ import pytest
 from autograder.assignment import load
 
 from .catalogue import all_entries, catalogues
-from .grading import failed_tests, lost
+from .grading import failed_tests, lost, messages
 
 ENTRIES = all_entries()
 
@@ -53,14 +53,16 @@ def test_wrong_implementation_costs_nothing_elsewhere(catalogue_grades, entry):
         for part in job.assignment.points
         if part not in job.bug_parts and lost(result, part) > 0
     }
-    assert not leaks, f"{job.key} ({sorted(e.name for e in job.entries)}) lost points in {leaks}"
+    assert not leaks, (f"{job.key} ({sorted(e.name for e in job.entries)}) lost points in "
+                       f"{leaks}" + messages(result, sum(leaks.values(), [])))
 
 
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in ENTRIES if e.spares])
 def test_one_fault_is_charged_once(catalogue_grades, entry):
     job, result = graded(catalogue_grades, entry)
     charged = sorted(set(entry.spares) & set(failed_tests(result)))
-    assert not charged, f"{entry.name} ({entry.misconception}) was also charged by {charged}"
+    assert not charged, (f"{entry.name} ({entry.misconception}) was also charged by {charged}"
+                         + messages(result, charged))
 
 
 def correct_params():
@@ -77,4 +79,5 @@ def test_correct_implementation_scores_full_marks(catalogue_grades, name, correc
     assert result["status"] == "graded", result["error"]
     losses = {part: failed_tests(result, part) for part in load(name).points
               if lost(result, part) > 0}
-    assert not losses, f"{correct.name} ({correct.description}) lost points: {losses}"
+    assert not losses, (f"{correct.name} ({correct.description}) lost points: {losses}"
+                        + messages(result, sum(losses.values(), [])))
