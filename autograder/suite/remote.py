@@ -154,8 +154,8 @@ class Run:
     check: Callable[[object], None]
 
 
-def timed(student, run: Run, limit: float | None = None) -> tuple[float, float, float]:
-    """``(compute seconds, fetch seconds, compute wall seconds)`` of ``run``; ``inf`` past
+def timed(student, run: Run, limit: float | None = None) -> tuple[float, float]:
+    """``(compute seconds, fetch seconds)`` of ``run``; ``inf`` past
     ``limit``. The output is checked (``run.check``) once the clocks are read.
 
     Seconds are the CPU time of the worker's processes (``worker_cpu``: all their
@@ -174,13 +174,12 @@ def timed(student, run: Run, limit: float | None = None) -> tuple[float, float, 
             cpu_fetched, wall_fetched = cpu(), time.perf_counter()
     except WorkerFailure as exc:
         if exc.kind == "timeout" and limit is not None:
-            return math.inf, math.inf, math.inf
+            return math.inf, math.inf
         raise
     run.check(value)
-    wall = wall_computed - wall_start
     if None in (cpu_start, cpu_computed, cpu_fetched):
-        return wall, wall_fetched - wall_computed, wall
-    return cpu_computed - cpu_start, cpu_fetched - cpu_computed, wall  # type: ignore[operator]
+        return wall_computed - wall_start, wall_fetched - wall_computed
+    return cpu_computed - cpu_start, cpu_fetched - cpu_computed  # type: ignore[operator]
 
 
 def growth(
@@ -209,17 +208,18 @@ def growth(
     what is still cold then (page faults, caches) slows the first batch by a few percent,
     which lowers a quadratic ratio far less than its distance from ``clear``; a linear one
     that the cold start pushes above ``clear`` just takes another turn. A single run
-    that takes ``give_up`` times the batch's wall time (in CPU time, ``timed``) is stopped
-    (the worker is killed) and counts as infinitely slow: far beyond any threshold, and
-    a quadratic submission does not cost minutes.
+    that takes ``give_up`` times the batch's time (at least 1 s; CPU time where the
+    kernel reports it, ``timed``) is stopped (the worker is killed) and counts as
+    infinitely slow: far beyond any threshold, and a quadratic submission does not cost
+    minutes. Both sides in CPU time: a machine that other processes hold stops a slow
+    run no later, in the run's own CPU time, than a quiet one does.
     """
     batch_best, single_best = [math.inf, math.inf], [math.inf, math.inf]
-    batch_wall, ratio = math.inf, math.inf
+    ratio = math.inf
     for turn in range(rounds + 1):
-        compute, fetch, wall = timed(student, batch(turn))
+        compute, fetch = timed(student, batch(turn))
         batch_best = [min(batch_best[0], compute), min(batch_best[1], fetch)]
-        batch_wall = min(batch_wall, wall)
-        compute, fetch, _ = timed(student, single(turn), limit=max(1.0, give_up * batch_wall))
+        compute, fetch = timed(student, single(turn), limit=max(1.0, give_up * sum(batch_best)))
         if math.inf in (compute, fetch):  # stopped: far too slow, however fast it ran before
             return math.inf, sum(batch_best), math.inf
         single_best = [min(single_best[0], compute), min(single_best[1], fetch)]

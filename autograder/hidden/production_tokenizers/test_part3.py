@@ -23,7 +23,7 @@ there); a trainer exact there and wrong only at the timing sizes (a short cut) f
   (the naive trainer fails both tests), above ``MAX_SCAN_RATIO`` = 4 it scans every pair
   per merge (a lean scan, ``max(counts.values())`` then ``min`` over the ties, fails this
   one only; a scan that rebuilds a table of the live pairs per merge fails both). A run
-  over 24x the short run's wall time (in worker CPU time) is stopped.
+  over 24x the short run's time (worker CPU time) is stopped.
 - duplication: ``uniform_corpus`` repeated 8 times against another once (the reference
   and the naive trainer about 1x; a trainer that keeps every occurrence of a word instead
   of counting distinct words, 8x); fails above 3.

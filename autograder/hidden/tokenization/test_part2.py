@@ -24,8 +24,8 @@ answered with junk) still fails. Code that raises on these inputs is timed on pl
 (only the vocabulary's characters; ``remote.growth_or_plain``), else the test fails saying
 which tests charge the crash. The same total work, so the ratio is about 1 when linear
 and about 16 when quadratic; fails above ``MAX_RATIO`` = 4. A single run over
-``GIVE_UP`` = 8 times the batch's wall time (in worker CPU time: a stall of the
-machine does not stop it) is stopped and fails. (The table below was
+``GIVE_UP`` = 8 times the batch's time (worker CPU time: a stall of the machine does
+not stop it) is stopped and fails. (The table below was
 measured before the inputs were fresh and the outputs checked; ``make timing-stability``
 measures the current tests.)
 

@@ -16,8 +16,8 @@ training tests. A test with several corpora or inputs reports every one that fai
 Complexity timings (the last two tests), as in Part 2 (worker CPU time of all threads
 and children, best of up to 4 runs in turns, one when clearly linear, fresh inputs every
 run, every timed output checked against the reference or else the student's own untimed
-output (``test_part2``), a run over the stop factor times the other's wall time, in
-worker CPU time, is stopped):
+output (``test_part2``), a run over the stop factor times the other's time, in worker
+CPU time, is stopped):
 
 - ``encode``: one call on 16,000 words against 16 calls on 16 other texts of 1,000 words
   (a tokenizer with 1 merge, ``ENCODE_CORPORA[TIMED]``, with which
