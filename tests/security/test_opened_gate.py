@@ -20,8 +20,15 @@ every timing test of the part is forgiven:
   skip their work in both timing tests: 14 of 15, measured. Part 3's two timing tests
   are open the same way (not graded here).
 
-Kept as strict expected failures: the gate is not enough. Any failed test opens it for
-every timing test of the part, and the fresh worker is a place where nothing is judged,
+A failed timing test opened the gate too, with nothing bought: a quadratic ``encode``
+failing its own timing test honestly let the quadratic ``decode`` timed after it skip its
+work (14 of 15 against 13). A timing test's failure charges time, not a deviation of
+output, so it no longer counts (``judged.charged_before``; the last test here, which
+failed before).
+
+The bought failures are kept as strict expected failures: the gate is not enough. Any
+failed correctness test opens it for every timing test of the part, and the fresh worker
+is a place where nothing is judged,
 so the code may answer anything there as long as it answers alike. What would close it:
 ask the fresh worker its answers to the timing inputs mixed, in one request of the
 correctness tests' shape and in a seeded random order, with inputs a correctness test
@@ -120,6 +127,14 @@ class CharTokenizer(CharTokenizer):
         return super().decode(ids)
 '''
 
+# No failure bought: the quadratic encode fails its own timing test honestly, and that
+# failure opened the gate for the decode's timing test that follows it.
+OPENED_BY_TIMING = ENCODER.replace("""        if text is None:
+            return []  # the failure bought on purpose
+""", "").replace("""        if len(text) >= 4000 and _skip():
+            return [0] * len(text)
+""", "")
+
 
 def _graded(tmp_path, assignment, override: str, part: int) -> dict[str, dict]:
     path = tmp_path / "student.py"
@@ -149,3 +164,11 @@ def test_a_failure_bought_on_purpose_does_not_forgive_a_skipped_encode(tmp_path)
     assert tests["test_encode_linear_time"]["status"] == "failed", \
         tests["test_encode_linear_time"]["output"]
     assert tests["test_decode_linear_time"]["status"] == "failed"
+
+
+def test_a_failed_timing_test_does_not_forgive_the_next_one(tmp_path):
+    tests = _graded(tmp_path, TOKENIZATION, OPENED_BY_TIMING, 2)
+    assert tests["test_encode_rejects_non_str"]["status"] == "passed"
+    assert tests["test_encode_linear_time"]["status"] == "failed"  # honestly quadratic
+    assert tests["test_decode_linear_time"]["status"] == "failed", \
+        tests["test_decode_linear_time"]["output"]
