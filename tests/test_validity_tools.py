@@ -3,8 +3,8 @@ and a tiny mutation run."""
 
 import difflib
 
+from autograder.suite.timers import is_timing_test, timing_tests
 from autograder.validity import mutation
-from autograder.validity.common import is_timing_test, timing_tests
 from autograder.validity.mutants import mutants, original_source
 from tests.course import PRODUCTION, TOKENIZATION
 

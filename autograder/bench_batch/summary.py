@@ -12,7 +12,7 @@ import os
 import statistics
 
 from autograder.assignment import Assignment
-from autograder.validity.common import is_timing_test
+from autograder.suite.timers import is_timing_test
 
 from .make import HOSTILE, MIX
 from .measure import Run

@@ -807,6 +807,12 @@ def confine(setup: dict) -> None:
     # them there. The filter keeps student code from turning this off.
     if libc.prctl(_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "cannot become the reaper of the worker's orphans")
+    # Ended children stay until waited for, their CPU time then in the waiter's: ignoring
+    # SIGCHLD would have the kernel drop them, and their time, at once (an inherited
+    # SIG_IGN survives exec). The filter keeps it so.
+    import signal
+
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS: no setuid way back
         raise OSError(ctypes.get_errno(), "cannot set no_new_privs")
     os.umask(0o077)  # what the worker creates is its own (umask is filtered below)
@@ -821,9 +827,10 @@ def confine(setup: dict) -> None:
 _NOSUID, _NODEV, _NOEXEC, _RDONLY, _REMOUNT, _BIND = 2, 4, 8, 1, 32, 4096
 _SET_CHILD_SUBREAPER = 36  # the prctl option the filter refuses (see ``confine``)
 _CLONE_PARENT = 0x8000  # the clone flag the filter refuses
+_SIGCHLD = 17  # the signal whose action the filter refuses to change (x86_64, aarch64)
 # The calls the filter looks into, by architecture.
-_CALLS = {0xC000003E: {"prctl": 157, "clone": 56, "clone3": 435},
-          0xC00000B7: {"prctl": 167, "clone": 220, "clone3": 435}}
+_CALLS = {0xC000003E: {"prctl": 157, "clone": 56, "clone3": 435, "rt_sigaction": 13},
+          0xC00000B7: {"prctl": 167, "clone": 220, "clone3": 435, "rt_sigaction": 134}}
 # System calls the worker never needs and that would open a channel to another worker
 # or the host: sockets (the network, named and abstract Unix sockets), System V and
 # POSIX message IPC, ptrace, other processes' memory, changing file modes or ACLs (to
@@ -846,10 +853,12 @@ _DENIED = {
 
 def _filter(libc) -> None:
     """Install a seccomp filter: the calls in ``_DENIED``, ``prctl`` giving up the orphans
-    (``_SET_CHILD_SUBREAPER``) and ``clone`` with ``CLONE_PARENT`` (a child of the
-    worker's parent, outside the tree the timing tests count) fail with EPERM from now
-    on; ``clone3``, whose flags a filter cannot read, says ENOSYS, so that the C library
-    falls back to ``clone``.
+    (``_SET_CHILD_SUBREAPER``), ``clone`` with ``CLONE_PARENT`` (a child of the
+    worker's parent, outside the tree the timing tests count) and ``rt_sigaction`` on
+    ``SIGCHLD`` (``SIG_IGN`` or ``SA_NOCLDWAIT`` has the kernel reap ended children
+    without adding their CPU time to anyone's: the timing tests would not see it) fail
+    with EPERM from now on; ``clone3``, whose flags a filter cannot read, says ENOSYS, so
+    that the C library falls back to ``clone``.
 
     Works without privileges once no_new_privs is set, at every level, and binds
     every process the worker starts. An unknown architecture (or the x32 ABI) gets
@@ -875,9 +884,12 @@ def _filter(libc) -> None:
             (jeq, None, "clone", calls["prctl"]),
             (load, None, None, 16),  # A = the first argument (its low half)
             (jeq, "eperm", "allow", _SET_CHILD_SUBREAPER),
-            "clone", (jeq, None, "clone3", calls["clone"]),
+            "clone", (jeq, None, "sigaction", calls["clone"]),
             (load, None, None, 16),  # A = the flags
             (jset, "eperm", "allow", _CLONE_PARENT),
+            "sigaction", (jeq, None, "clone3", calls["rt_sigaction"]),
+            (load, None, None, 16),  # A = the signal
+            (jeq, "eperm", "allow", _SIGCHLD),
             "clone3", (jeq, "enosys", "allow", calls["clone3"]),
             "allow", (ret, None, None, allow),
             "eperm", (ret, None, None, eperm),

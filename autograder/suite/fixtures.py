@@ -278,7 +278,7 @@ def student(request: pytest.FixtureRequest, parts: dict[int, PartState]) -> Stud
 
 class Spawner:
     """``spawn(hash_seed)``: an extra worker of the test's part; ``spawn.charged()``:
-    whether a test judging what this test judges has already failed
+    whether a correctness test judging what this test judges has already failed
     (``judged.charged_before``, which ``remote.Own`` asks)."""
 
     def __init__(self, item: pytest.Item, state: PartState) -> None:

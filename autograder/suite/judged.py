@@ -3,15 +3,16 @@
 A test judges the names of its ``grades`` marker, else every name its part grades
 (``judged_in``: the part's spec names, and ``Class.method`` for a method it grades of
 another part's class). The plugin counts, per judged name, the tests collected, passed
-and failed (``OUTCOMES_KEY``). Two decisions read those counts:
+and failed (``OUTCOMES_KEY``; a timing test's failure is not counted as failed: it
+charges time, no deviation of output, ``is_timing``). Two decisions read those counts:
 
 - ``fully_passed_names``: which other parts' names run as the student wrote them;
 - ``charged_before``: whether a timing test may forgive a timed output that differs from
   the reference (``remote.Own``).
 
 It also says which part a test belongs to (``part_of``) and which assignment the session
-grades (``assignment_of``). It imports nothing of the suite: the plugin and the fixtures
-both read it.
+grades (``assignment_of``). Of the suite it imports only ``timers`` (plain ``ast``): the
+plugin and the fixtures both read it.
 """
 
 import re
@@ -20,11 +21,12 @@ from pathlib import Path
 import pytest
 
 from autograder.assignment import Assignment
+from autograder.suite.timers import is_timing_test
 
 # The assignment being graded (``--assignment``), set by the plugin.
 ASSIGNMENT_KEY = pytest.StashKey[Assignment]()
-# Per judged name: how many of the tests that judge it were collected, and how many have
-# passed and failed (or were not run) so far.
+# Per judged name: how many of the tests that judge it were collected, how many have
+# passed, and how many that are not timing tests have failed (or were not run) so far.
 OUTCOMES_KEY = pytest.StashKey[dict]()
 
 
@@ -68,12 +70,20 @@ def fully_passed_names(config: pytest.Config, part: int) -> set[str]:
         whole(p) for (cls, _), p in a.method_part.items() if cls == name)}
 
 
+def is_timing(item: pytest.Item) -> bool:
+    """Whether ``item`` measures time (``timers.timing_tests``: it reaches ``remote.growth``)."""
+    return is_timing_test(assignment_of(item.config), f"part{part_of(item)}::{item.name}")
+
+
 def charged_before(item: pytest.Item) -> bool:
-    """Whether a test that judges a name ``item`` judges has already failed (or was not
-    run): the student's code of those names has lost points for some deviation. A timing
-    test forgives a timed output that differs from the reference only then (``remote.Own``):
-    code that passes every correctness test and still answers differently when timed is
-    not showing a charged mistake, it is skipping work where it is measured."""
+    """Whether a test that judges a name ``item`` judges, and is not a timing test, has
+    already failed (or was not run): the student's code of those names has lost points
+    for some deviation of output. A timing test forgives a timed output that differs from
+    the reference only then (``remote.Own``): code that passes every correctness test and
+    still answers differently when timed is not showing a charged mistake, it is skipping
+    work where it is measured. A failed timing test charged time, not a deviation, so it
+    opens nothing: else a quadratic ``encode``, failing its timing test honestly, let the
+    ``decode`` timed after it skip its work (``tests/security/test_opened_gate.py``)."""
     outcomes = item.config.stash.get(OUTCOMES_KEY, {})
     return any(outcomes.get(name, {}).get("failed", 0) > 0 for name in judged_names(item))
 

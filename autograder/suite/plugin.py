@@ -66,6 +66,7 @@ from autograder.suite.judged import (
     ASSIGNMENT_KEY,
     OUTCOMES_KEY,
     assignment_of,
+    is_timing,
     judged_in,
     judged_names,
     part_of,
@@ -264,6 +265,7 @@ class Recorder:
                 "visibility": visibility,
                 "_failed": False,
                 "_names": names,
+                "_timing": is_timing(item),
             }
 
     @pytest.hookimpl(wrapper=True)
@@ -274,8 +276,8 @@ class Recorder:
             if call.excinfo is not None and call.when == "teardown":
                 print(f"autograder: teardown error in {item.nodeid}", file=sys.stderr)
             return report
-        if (report.failed or report.skipped) and not result["_failed"]:
-            for name in result["_names"]:
+        if (report.failed or report.skipped) and not result["_failed"] and not result["_timing"]:
+            for name in result["_names"]:  # a deviation charged (``judged.charged_before``)
                 self.config.stash[OUTCOMES_KEY][name]["failed"] += 1
         if report.failed and not result["_failed"]:
             result["_failed"] = True

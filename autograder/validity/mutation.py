@@ -32,7 +32,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from ..assignment import REPO, Assignment, known, load
-from .common import is_timing_test, same_suite, suite_version
+from ..suite.timers import is_timing_test
+from .common import same_suite, suite_version
 from .mutants import Mutant, mutants, original_source
 
 

@@ -32,7 +32,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from ..assignment import Assignment, known, load
-from .common import is_timing_test, same_suite, suite_version
+from ..suite.timers import is_timing_test
+from .common import same_suite, suite_version
 
 # A failing timing test states its ratio: "took 9.5x as long", or "took over 8x" when the
 # slow run was stopped (recorded as inf, shown as "stopped").
