@@ -1,10 +1,14 @@
-"""Helpers for red-team tests: build a submission from source and find stray processes."""
+"""Helpers for red-team tests: build a submission from source, grade the reference with an
+override, and find stray processes."""
 
 import textwrap
 import uuid
 from pathlib import Path
 
+from autograder.assignment import Assignment
 from autograder.extract import StudentCode, extract
+from autograder.suite.run import grade_file
+from tests.catalogue.catalogue import reference_source
 
 
 def submission(tmp_path: Path, source: str) -> StudentCode:
@@ -12,6 +16,17 @@ def submission(tmp_path: Path, source: str) -> StudentCode:
     path = tmp_path / f"student_{uuid.uuid4().hex[:8]}.py"
     path.write_text(textwrap.dedent(source), encoding="utf-8")
     return extract(path)
+
+
+def graded_part(tmp_path: Path, assignment: Assignment, override: str,
+                part: int) -> dict[str, dict]:
+    """Grade the reference with ``override`` appended (a later cell's redefinitions);
+    the results of ``part``'s tests by test name."""
+    path = tmp_path / "student.py"
+    path.write_text(reference_source(assignment) + "\n" + override, encoding="utf-8")
+    result = grade_file(path, "red-team", assignment=assignment, timeout=300)
+    assert result["status"] == "graded", result["error"]
+    return {t["id"].split("::")[-1]: t for t in result["tests"] if t["part"] == part}
 
 
 def processes_with(token: str) -> list[int]:

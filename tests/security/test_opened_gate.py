@@ -40,11 +40,9 @@ timing inputs there then skips it on judged inputs too, and cannot tell which is
 import pytest
 
 from autograder.hidden.production_tokenizers.timing_variants import RECOUNT_TRAINER
-from autograder.suite.run import grade_file
-from tests.catalogue.catalogue import reference_source
 from tests.course import PRODUCTION, TOKENIZATION
 
-from .hostile import QUADRATIC_WORK
+from .hostile import QUADRATIC_WORK, graded_part
 
 pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 
@@ -136,17 +134,9 @@ OPENED_BY_TIMING = ENCODER.replace("""        if text is None:
 """, "")
 
 
-def _graded(tmp_path, assignment, override: str, part: int) -> dict[str, dict]:
-    path = tmp_path / "student.py"
-    path.write_text(reference_source(assignment) + "\n" + override, encoding="utf-8")
-    result = grade_file(path, "gate-opener", assignment=assignment, timeout=300)
-    assert result["status"] == "graded", result["error"]
-    return {t["id"].split("::")[-1]: t for t in result["tests"] if t["part"] == part}
-
-
 @pytest.mark.xfail(strict=True, reason=GAP)
 def test_a_failure_bought_on_purpose_does_not_forgive_a_skipped_training(tmp_path):
-    tests = _graded(tmp_path, PRODUCTION, TRAINER, 3)
+    tests = graded_part(tmp_path, PRODUCTION, TRAINER, 3)
     # What it paid: one point, and nothing else of the part.
     assert tests["test_merges_do_not_depend_on_hash_seed"]["status"] == "failed"
     assert tests["test_matches_reference"]["status"] == "passed"
@@ -158,7 +148,7 @@ def test_a_failure_bought_on_purpose_does_not_forgive_a_skipped_training(tmp_pat
 
 @pytest.mark.xfail(strict=True, reason=GAP)
 def test_a_failure_bought_on_purpose_does_not_forgive_a_skipped_encode(tmp_path):
-    tests = _graded(tmp_path, TOKENIZATION, ENCODER, 2)
+    tests = graded_part(tmp_path, TOKENIZATION, ENCODER, 2)
     assert tests["test_encode_rejects_non_str"]["status"] == "failed"
     assert tests["test_encode_matches_reference"]["status"] == "passed"
     assert tests["test_encode_linear_time"]["status"] == "failed", \
@@ -167,7 +157,7 @@ def test_a_failure_bought_on_purpose_does_not_forgive_a_skipped_encode(tmp_path)
 
 
 def test_a_failed_timing_test_does_not_forgive_the_next_one(tmp_path):
-    tests = _graded(tmp_path, TOKENIZATION, OPENED_BY_TIMING, 2)
+    tests = graded_part(tmp_path, TOKENIZATION, OPENED_BY_TIMING, 2)
     assert tests["test_encode_rejects_non_str"]["status"] == "passed"
     assert tests["test_encode_linear_time"]["status"] == "failed"  # honestly quadratic
     assert tests["test_decode_linear_time"]["status"] == "failed", \

@@ -23,11 +23,9 @@ Each submission is the reference with one override (a later cell), graded throug
 import pytest
 
 from autograder.hidden.tokenization.timing_variants import EVERY_OCCURRENCE_TRAINER
-from autograder.suite.run import grade_file
-from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
 
-from .hostile import QUADRATIC_WORK
+from .hostile import QUADRATIC_WORK, graded_part
 
 pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 GAP = "a ratio test cannot see code that pads its short inputs (no budget from the reference)"
@@ -69,17 +67,9 @@ class _KeepStandIns:
 '''
 
 
-def graded(tmp_path, override: str, part: int) -> dict[str, dict]:
-    path = tmp_path / "student.py"
-    path.write_text(reference_source(TOKENIZATION) + "\n" + override, encoding="utf-8")
-    result = grade_file(path, "padded", assignment=TOKENIZATION, timeout=300)
-    assert result["status"] == "graded", result["error"]
-    return {t["id"].split("::")[-1]: t for t in result["tests"] if t["part"] == part}
-
-
 @pytest.mark.xfail(strict=True, reason=GAP)
 def test_a_quadratic_encode_that_slows_its_short_inputs_fails_its_timing_test(tmp_path):
-    tests = graded(tmp_path, PADDED, 2)
+    tests = graded_part(tmp_path, TOKENIZATION, PADDED, 2)
     assert tests["test_encode_matches_reference"]["status"] == "passed"
     assert tests["test_encode_linear_time"]["status"] == "failed", \
         tests["test_encode_linear_time"]["output"]
@@ -87,6 +77,6 @@ def test_a_quadratic_encode_that_slows_its_short_inputs_fails_its_timing_test(tm
 
 @pytest.mark.xfail(strict=True, reason=GAP)
 def test_a_trainer_padded_by_stand_in_round_trips_fails_its_duplication_test(tmp_path):
-    tests = graded(tmp_path, KEEPS_STANDINS, 3)
+    tests = graded_part(tmp_path, TOKENIZATION, KEEPS_STANDINS, 3)
     timing = tests["test_training_time_ignores_duplication"]
     assert timing["status"] == "failed", timing["output"]
