@@ -52,7 +52,7 @@ from autograder.suite.evidence import (
 from autograder.suite.handover import ENVIRONMENT_EXIT, EXTRACTED_ENV
 from autograder.suite.judged import (
     assignment_of,
-    charged_before,
+    forgive,
     fully_passed_names,
     part_of,
 )
@@ -277,9 +277,9 @@ def student(request: pytest.FixtureRequest, parts: dict[int, PartState]) -> Stud
 
 
 class Spawner:
-    """``spawn(hash_seed)``: an extra worker of the test's part; ``spawn.charged()``:
-    whether a correctness test judging what this test judges has already failed
-    (``judged.charged_before``, which ``remote.Own`` asks)."""
+    """``spawn(hash_seed)``: an extra worker of the test's part; ``spawn.forgive()``:
+    whether this timing test may forgive a deviation already charged (``judged.forgive``,
+    which ``remote.Own`` asks)."""
 
     def __init__(self, item: pytest.Item, state: PartState) -> None:
         self.item, self.state = item, state
@@ -298,8 +298,8 @@ class Spawner:
         self.made.append(_trusting(state.config, state.part, worker))
         return Student(state, worker, self.started, {})
 
-    def charged(self) -> bool:
-        return charged_before(self.item)
+    def forgive(self) -> str | None:
+        return forgive(self.item)
 
 
 @pytest.fixture

@@ -2,13 +2,14 @@
 
 A test judges the names of its ``grades`` marker, else every name its part grades
 (``judged_in``: the part's spec names, and ``Class.method`` for a method it grades of
-another part's class). The plugin counts, per judged name, the tests collected, passed
-and failed (``OUTCOMES_KEY``; a timing test's failure is not counted as failed: it
-charges time, no deviation of output, ``is_timing``). Two decisions read those counts:
+another part's class). The plugin counts, per judged name, the tests collected and
+passed (``OUTCOMES_KEY``), and keeps the failed tests that are not timing tests, with the
+names they judge and their points (``CHARGED_KEY``; a timing test's failure charges time,
+no deviation of output, ``is_timing``). Two decisions read them:
 
 - ``fully_passed_names``: which other parts' names run as the student wrote them;
-- ``charged_before``: whether a timing test may forgive a timed output that differs from
-  the reference (``remote.Own``).
+- ``forgive``: whether a timing test may forgive a timed output that differs from the
+  reference (``remote.Own``), and with it spend the points already charged.
 
 It also says which part a test belongs to (``part_of``) and which assignment the session
 grades (``assignment_of``). Of the suite it imports only ``timers`` (plain ``ast``): the
@@ -25,9 +26,24 @@ from autograder.suite.timers import is_timing_test
 
 # The assignment being graded (``--assignment``), set by the plugin.
 ASSIGNMENT_KEY = pytest.StashKey[Assignment]()
-# Per judged name: how many of the tests that judge it were collected, how many have
-# passed, and how many that are not timing tests have failed (or were not run) so far.
+# Per judged name: how many of the tests that judge it were collected, and how many have
+# passed so far.
 OUTCOMES_KEY = pytest.StashKey[dict]()
+# Per test node id, ``(names it judges, points)``: the tests that are not timing tests and
+# failed (or were not run), and the timing tests that forgave a deviation (``forgive``).
+CHARGED_KEY = pytest.StashKey[dict]()
+FORGIVEN_KEY = pytest.StashKey[dict]()
+
+
+def points_of(item: pytest.Item) -> float:
+    """The points of a test (its one ``points(n)`` marker, a positive number)."""
+    marks = list(item.iter_markers("points"))
+    if len(marks) != 1 or len(marks[0].args) != 1:
+        raise pytest.UsageError(f"{item.nodeid}: needs exactly one @pytest.mark.points(n)")
+    value = marks[0].args[0]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise pytest.UsageError(f"{item.nodeid}: points must be a positive number")
+    return float(value)
 
 
 def assignment_of(config: pytest.Config) -> Assignment:
@@ -75,17 +91,41 @@ def is_timing(item: pytest.Item) -> bool:
     return is_timing_test(assignment_of(item.config), f"part{part_of(item)}::{item.name}")
 
 
-def charged_before(item: pytest.Item) -> bool:
-    """Whether a test that judges a name ``item`` judges, and is not a timing test, has
-    already failed (or was not run): the student's code of those names has lost points
-    for some deviation of output. A timing test forgives a timed output that differs from
-    the reference only then (``remote.Own``): code that passes every correctness test and
-    still answers differently when timed is not showing a charged mistake, it is skipping
-    work where it is measured. A failed timing test charged time, not a deviation, so it
-    opens nothing: else a quadratic ``encode``, failing its timing test honestly, let the
-    ``decode`` timed after it skip its work (``tests/security/test_opened_gate.py``)."""
-    outcomes = item.config.stash.get(OUTCOMES_KEY, {})
-    return any(outcomes.get(name, {}).get("failed", 0) > 0 for name in judged_names(item))
+def forgive(item: pytest.Item) -> str | None:
+    """May timing test ``item`` forgive a timed output that differs from the reference
+    (``remote.Own``)? ``None`` if so (and from then on, for this test); else why not.
+
+    Only a deviation already charged is forgiven, and only up to what it was charged: the
+    points of the failed tests that judge a name ``item`` judges and are not timing tests,
+    less the points of the timing tests that forgave one before. Forgiving spends ``item``'s
+    points. So a mistake costs once, never twice, and skipping work never pays:
+    - code that passes every correctness test and still answers differently when timed is
+      not showing a charged mistake, it skips work where it is measured;
+    - code that fails a cheap test on purpose, to have its skipped work forgiven, gets
+      back at most the points it gave (``tests/security/test_opened_gate.py``);
+    - a failed timing test charged time, not a deviation, so it opens nothing: else a
+      quadratic ``encode``, failing its timing test honestly, let the ``decode`` timed
+      after it skip its work.
+    """
+    stash = item.config.stash
+    forgiven = stash.setdefault(FORGIVEN_KEY, {})
+    if item.nodeid in forgiven:
+        return None
+    names, points = set(judged_names(item)), points_of(item)
+
+    def near(tests: dict) -> float:
+        return sum(p for test, (judged, p) in tests.items()
+                   if judged & names and test != item.nodeid)
+
+    charged, spent = near(stash.get(CHARGED_KEY, {})), near(forgiven)
+    if charged <= 0:
+        return "all passed"
+    if charged - spent < points:
+        return (f"took {charged:g} point{'s' * (charged != 1)} from it ({spent:g} already "
+                f"forgiven to earlier timing tests), fewer than this test's {points:g}; a "
+                "deviation is forgiven for no more points than it was charged")
+    forgiven[item.nodeid] = (names, points)
+    return None
 
 
 def judged_in(a: Assignment, part: int) -> tuple[str, ...]:

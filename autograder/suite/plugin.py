@@ -64,12 +64,14 @@ from autograder.suite.evidence import (
 )
 from autograder.suite.judged import (
     ASSIGNMENT_KEY,
+    CHARGED_KEY,
     OUTCOMES_KEY,
     assignment_of,
     is_timing,
     judged_in,
     judged_names,
     part_of,
+    points_of,
 )
 
 MESSAGE_LIMIT = 1500
@@ -138,15 +140,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     # Normally every fixture has closed its workers by now; not after ``pytest.exit``.
     close_workers(config)
 
-
-def points_of(item: pytest.Item) -> float:
-    marks = list(item.iter_markers("points"))
-    if len(marks) != 1 or len(marks[0].args) != 1:
-        raise pytest.UsageError(f"{item.nodeid}: needs exactly one @pytest.mark.points(n)")
-    value = marks[0].args[0]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise pytest.UsageError(f"{item.nodeid}: points must be a positive number")
-    return float(value)
 
 
 def display_name(item: pytest.Item) -> str:
@@ -240,7 +233,7 @@ class Recorder:
         items.sort(key=lambda item: order.index(part_of(item)))
         a = assignment_of(self.config)
         outcomes = self.config.stash[OUTCOMES_KEY] = {
-            name: {"total": 0, "passed": 0, "failed": 0}
+            name: {"total": 0, "passed": 0}
             for part in a.parts for name in judged_in(a, part)}
         for item in items:
             names = judged_names(item)
@@ -277,8 +270,9 @@ class Recorder:
                 print(f"autograder: teardown error in {item.nodeid}", file=sys.stderr)
             return report
         if (report.failed or report.skipped) and not result["_failed"] and not result["_timing"]:
-            for name in result["_names"]:  # a deviation charged (``judged.charged_before``)
-                self.config.stash[OUTCOMES_KEY][name]["failed"] += 1
+            # a deviation charged, which a timing test may forgive once (``judged.forgive``)
+            self.config.stash.setdefault(CHARGED_KEY, {})[item.nodeid] = (
+                set(result["_names"]), result["max_score"])
         if report.failed and not result["_failed"]:
             result["_failed"] = True
             exc = call.excinfo.value if call.excinfo is not None else None

@@ -243,7 +243,7 @@ class Spawn(Protocol):
 
     def __call__(self, hash_seed: int) -> object: ...
 
-    def charged(self) -> bool: ...
+    def forgive(self) -> str | None: ...
 
 
 class Own:
@@ -252,13 +252,11 @@ class Own:
     A timing test judges time only: a timed output that differs from the reference is
     compared with these (a deviation the correctness tests charge is not charged again),
     and still fails when it differs from them (the timed run skipped work). Only a
-    deviation already charged is forgiven: if every correctness test judging the same
-    names passed (``spawn.charged()`` is False; a failed timing test charged time, not a
-    deviation), a timed output that differs from the reference fails at once. Else code
-    that knows when it is timed (by the shape of the requests) and answers the fresh
-    worker the same way would pass, doing the work only when judged. A correctness test
-    failed on purpose still opens the gate for every timing test of the part (a gap:
-    ``tests/security/test_opened_gate.py``).
+    deviation already charged is forgiven, and for no more points than it was charged
+    (``spawn.forgive()``, ``judged.forgive``): else a timed output that differs from the
+    reference fails at once. Code that knows when it is timed (by the shape of the
+    requests) and answers the fresh worker the same way, doing the work only when judged,
+    gets back at most what it gave (``tests/security/test_opened_gate.py``).
     The fresh worker (``spawn(hash_seed)``, started on first use, one per test) never saw
     the timed run, so an answer the timed worker remembered or put off cannot reach it.
     Code that raises there fails the test with ``cannot_time``'s message.
@@ -269,10 +267,11 @@ class Own:
         self.worker: object = None
 
     def __call__(self, work: Callable[[object], object]) -> object:
-        if not self.spawn.charged():
+        why_not = self.spawn.forgive()
+        if why_not is not None:
             raise AssertionError(
                 "in this timing test your code's output differs from the specification's, "
-                f"while {self.charged_by} all passed: a timed run must give the answers "
+                f"while {self.charged_by} {why_not}: a timed run must give the answers "
                 "your code gives when it is checked")
         if self.worker is None:
             self.worker = self.spawn(self.hash_seed)

@@ -2,7 +2,7 @@
 
 A test is a timing test when it calls ``remote.growth`` (or ``growth_or_plain``), directly
 or through functions of its folder's modules, whatever its name says. The plugin reads it
-(a timing test's failure charges no deviation of output, ``judged.charged_before``), and so
+(a timing test's failure charges no deviation of output, ``judged.forgive``), and so
 do the validity tools (a mutant that fails only timing tests is graded again). Pure
 ``ast``: it imports nothing of the suite and runs nothing.
 """

@@ -9,7 +9,7 @@ quadratic ``encode`` that returned junk of the right length in a timed run and i
 fresh worker, and did the real work everywhere else, passed every correctness test and
 its timing test: 100 where the same code without the trick earns 99. ``Own`` now forgives
 only a deviation that a test judging the same names has already charged
-(``judged.charged_before``), so this code fails its timing test.
+(``judged.forgive``), so this code fails its timing test.
 
 The submission is the reference with one override (a later cell), graded through
 ``grade_file`` as the CLI does; everything it does happens inside its methods, so the
