@@ -164,7 +164,7 @@ def test_warnings_are_capped_in_results_json_output(tmp_path: Path) -> None:
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
     (root / "submission" / "tokenization.py").write_text(
-        CORRECT.read_text(encoding="utf-8") + LEAKS + FLOOD, encoding="utf-8")
+        CORRECT.read_text(encoding="utf-8") + LEAK + FLOOD, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "autograder.gradescope.run", "--root", str(root),
                            "--assignment", "tokenization"],
