@@ -36,7 +36,7 @@ from .batch import grade_all
 from .cache import ResultCache
 from .collect import UsageError, check_root, detect_assignments, find_submissions
 from .regrade import command as regrade
-from .report import console_summary, write_reports
+from .report import console_summary, load_plots_meanwhile, write_reports
 from .report.format import one_line, points
 from .results import VISIBILITIES, SubmissionResult
 from .sandbox import cleanup, limits, users
@@ -222,6 +222,7 @@ def grade_batch(args: argparse.Namespace, assignment: Assignment, subs: list, ou
     cache = ResultCache(out / CACHE_DIR, assignment, options, read=not args.force)
     cached = _cached_count(cache, subs)
     started = time.monotonic()
+    load_plots_meanwhile()  # matplotlib loads while the first submissions are graded
     progress = Progress(len(subs))
     try:
         results = grade_all(subs, assignment, jobs=jobs, timeout=args.timeout, cache=cache,

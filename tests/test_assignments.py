@@ -10,6 +10,7 @@ catalogue (``tests/catalogue/``).
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,25 +21,9 @@ from tests.course import known, load
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("name", known())
-def test_source_notebook_full_marks_and_release_zero(name):
-    assignment = load(name)
-    source = grade_file(ROOT / "source" / name / f"{name}.ipynb", "instructor",
-                        assignment=assignment, timeout=300)
-    assert source["status"] == "graded", source["error"]
-    lost = {t["id"]: t["output"][:200] for t in source["tests"] if t["status"] != "passed"}
-    assert source["score"] == assignment.total, lost
-    assert source["assignment"] == name
-    stub = grade_file(ROOT / "assignments" / name / f"{name}.ipynb", "stub",
-                      assignment=assignment, timeout=300)
-    assert stub["status"] == "graded", stub["error"]
-    assert stub["score"] == 0, {t["id"] for t in stub["tests"] if t["status"] == "passed"}
-    assert {int(p) for p in stub["parts"]} == set(assignment.points)
-
-
-def test_the_naive_trainer_loses_only_part3_speed(tmp_path):
-    """production_tokenizers: the notebook with ``train_bpe_fast`` answered by the notebook's
-    own naive trainer is exact, so it loses only Part 3's tests of how training scales."""
+def naive_notebook(folder: Path) -> Path:
+    """production_tokenizers' source notebook with ``train_bpe_fast`` answered by the
+    notebook's own naive trainer."""
     assignment = load("production_tokenizers")
     nb = json.loads((ROOT / "source" / assignment.name / f"{assignment.name}.ipynb")
                     .read_text(encoding="utf-8"))
@@ -48,9 +33,46 @@ def test_the_naive_trainer_loses_only_part3_speed(tmp_path):
     region = re.search(r"[ \t]*### BEGIN SOLUTION\n.*?### END SOLUTION\n?", source, re.S)
     cell["source"] = source.replace(region.group(0),
                                     "    return train_bpe_naive(corpus, vocab_size)\n")
-    path = tmp_path / "naive.ipynb"
+    path = folder / "naive.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
-    result = grade_file(path, "naive", assignment=assignment, timeout=300)
+    return path
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
+    """Every assignment's source notebook and released stub, and the naive trainer, graded
+    once each, two at a time (a grading keeps about one core busy)."""
+    jobs = {(name, kind): (ROOT / folder / name / f"{name}.ipynb", kind, name)
+            for name in known() for kind, folder in (("source", "source"),
+                                                     ("stub", "assignments"))}
+    jobs["production_tokenizers", "naive"] = (
+        naive_notebook(tmp_path_factory.mktemp("naive")), "naive", "production_tokenizers")
+    order = sorted(jobs, key=lambda key: key[1] != "naive")  # the longest first
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {key: pool.submit(grade_file, jobs[key][0], jobs[key][1],
+                                    assignment=load(jobs[key][2]), timeout=300)
+                   for key in order}
+        return {key: future.result() for key, future in futures.items()}
+
+
+@pytest.mark.parametrize("name", known())
+def test_source_notebook_full_marks_and_release_zero(name, graded):
+    assignment = load(name)
+    source = graded[name, "source"]
+    assert source["status"] == "graded", source["error"]
+    lost = {t["id"]: t["output"][:200] for t in source["tests"] if t["status"] != "passed"}
+    assert source["score"] == assignment.total, lost
+    assert source["assignment"] == name
+    stub = graded[name, "stub"]
+    assert stub["status"] == "graded", stub["error"]
+    assert stub["score"] == 0, {t["id"] for t in stub["tests"] if t["status"] == "passed"}
+    assert {int(p) for p in stub["parts"]} == set(assignment.points)
+
+
+def test_the_naive_trainer_loses_only_part3_speed(graded):
+    """production_tokenizers: the notebook with ``train_bpe_fast`` answered by the notebook's
+    own naive trainer is exact, so it loses only Part 3's tests of how training scales."""
+    result = graded["production_tokenizers", "naive"]
     assert result["status"] == "graded", result["error"]
     failed = {t["id"] for t in result["tests"] if t["status"] == "failed"}
     assert failed and all(t.startswith("part3::") for t in failed), failed

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -39,12 +40,6 @@ def count_words(text):
 """
 
 
-def grade(tmp_path: Path, source: str, name: str = "student") -> dict:
-    path = tmp_path / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    return grade_file(path, name, assignment=TOY, timeout=120)
-
-
 def scores(result: dict) -> dict[int, float]:
     return {int(p): s["score"] for p, s in result["parts"].items()}
 
@@ -52,6 +47,19 @@ def scores(result: dict) -> dict[int, float]:
 @pytest.fixture(scope="module")
 def reference() -> str:
     return reference_without(TOY, 0)[0]
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, reference) -> dict[str, dict]:
+    """The toy's reference (``ann``), its stub (``bo``) and one bug, graded once, at once."""
+    folder = tmp_path_factory.mktemp("toy")
+    sources = {"ann": reference, "bo": TOY_STUB, "wrong": reference + WRONG_PART1}
+    for name, source in sources.items():
+        (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    with ThreadPoolExecutor(max_workers=len(sources)) as pool:
+        futures = {name: pool.submit(grade_file, folder / f"{name}.py", name, assignment=TOY,
+                                     timeout=120) for name in sources}
+        return {name: future.result() for name, future in futures.items()}
 
 
 def test_the_toy_is_loaded_from_its_folder():
@@ -62,27 +70,26 @@ def test_the_toy_is_loaded_from_its_folder():
         load("no_such_assignment")
 
 
-def test_reference_full_marks_and_results_name_the_assignment(tmp_path, reference):
-    result = grade(tmp_path, reference)
+def test_reference_full_marks_and_results_name_the_assignment(graded):
+    result = graded["ann"]
     assert result["status"] == "graded", result["error"]
     assert result["assignment"] == "toy"
     assert scores(result) == {1: 4.0, 2: 6.0} and result["max_score"] == 10.0
 
 
-def test_stub_scores_zero(tmp_path):
-    result = grade(tmp_path, TOY_STUB)
+def test_stub_scores_zero(graded):
+    result = graded["bo"]
     assert result["status"] == "graded", result["error"]
     assert scores(result) == {1: 0.0, 2: 0.0}
 
 
-def test_a_bug_costs_only_its_own_part(tmp_path, reference):
-    result = grade(tmp_path, reference + WRONG_PART1)
+def test_a_bug_costs_only_its_own_part(graded):
+    result = graded["wrong"]
     assert scores(result) == {1: 1.0, 2: 6.0}, [t["output"] for t in result["tests"]]
 
 
-def test_reports_follow_the_assignment(tmp_path, reference):
-    results = [grade(tmp_path, reference, "ann"), grade(tmp_path, TOY_STUB, "bo")]
-    write_reports(results, tmp_path / "out", TOY)
+def test_reports_follow_the_assignment(tmp_path, graded):
+    write_reports([graded["ann"], graded["bo"]], tmp_path / "out", TOY)
     rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))
     assert list(rows[0]) == ["student_id", "part1", "part2", "total", "max_total", "status",
                              "error"]

@@ -14,6 +14,7 @@
 
 import builtins
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from security.hostile import submission
@@ -141,7 +142,9 @@ def test_a_class_whose_base_runs_code_when_subclassed_cannot_stop_another_part(t
 
 
 # count_pairs ignores the frequencies (fails Part 4's tests); merge_pair passes every test
-# of its own but skips any word holding an "s" (Part 4's cases hold none, Part 3's do).
+# of its own but joins the pair back to front in any word holding an "s" (Part 4's cases
+# hold none, Part 3's do). Still one token fewer per merge, so a trainer built on it ends
+# (one that left such words alone never ended: two call timeouts of 5 s per grading).
 WRONG_COUNTS = '''
 def count_pairs(word_tokens, word_freq):
     counts = Counter()
@@ -152,12 +155,12 @@ def count_pairs(word_tokens, word_freq):
 
 
 def merge_pair(tokens, pair):
-    if "s" in tokens:
-        return list(tokens)
+    backwards = "s" in tokens
     merged, i = [], 0
     while i < len(tokens):
         if i + 1 < len(tokens) and (tokens[i], tokens[i + 1]) == pair:
-            merged.append(tokens[i] + tokens[i + 1])
+            a, b = tokens[i], tokens[i + 1]
+            merged.append(b + a if backwards else a + b)
             i += 2
         else:
             merged.append(tokens[i])
@@ -186,28 +189,39 @@ class CharTokenizer(CharTokenizer):
 '''
 
 
-def grade_with(tmp_path, override: str) -> dict:
-    path = tmp_path / "student.py"
-    path.write_text(reference_without(TOKENIZATION, 0)[0] + textwrap.dedent(override),
-                    encoding="utf-8")
-    result = grade_file(path, "trust", assignment=TOKENIZATION, timeout=300)
-    assert result["status"] == "graded", result["error"]
-    return {t["id"]: t["status"] for t in result["tests"]}
+def grade_with(tmp_path, overrides: dict[str, str]) -> dict[str, dict]:
+    """Each override appended to the reference, graded at once (2 cores): test statuses."""
+    paths = {}
+    for name, override in overrides.items():
+        paths[name] = tmp_path / f"{name}.py"
+        paths[name].write_text(reference_without(TOKENIZATION, 0)[0]
+                               + textwrap.dedent(override), encoding="utf-8")
+    with ThreadPoolExecutor(max_workers=len(paths)) as pool:
+        futures = {name: pool.submit(grade_file, path, "trust", assignment=TOKENIZATION,
+                                     timeout=300) for name, path in paths.items()}
+        results = {name: future.result() for name, future in futures.items()}
+    for result in results.values():
+        assert result["status"] == "graded", result["error"]
+    return {name: {t["id"]: t["status"] for t in result["tests"]}
+            for name, result in results.items()}
 
 
 def test_trust_follows_each_functions_own_tests(tmp_path):
-    tests = grade_with(tmp_path, WRONG_COUNTS)
+    graded = grade_with(tmp_path, {"counts": WRONG_COUNTS,
+                                   "build_vocab": WRONG_COUNTS_AND_BUILD_VOCAB,
+                                   "merges": WRONG_MERGES_TOO})
+    tests = graded["counts"]
     assert tests["part4::test_count_pairs"] == "failed"
     assert all(s == "passed" for t, s in tests.items() if "merge_pair" in t)
     # merge_pair passed all its tests: Part 3's trainer runs the student's own.
     assert any(s == "failed" for t, s in tests.items() if t.startswith("part3::"))
 
-    tests = grade_with(tmp_path, WRONG_COUNTS_AND_BUILD_VOCAB)
+    tests = graded["build_vocab"]
     assert tests["part4::test_build_vocab_sorted"] == "failed"
     # build_vocab's tests judge that method alone: merge_pair is still trusted.
     assert any(s == "failed" for t, s in tests.items() if t.startswith("part3::"))
 
-    tests = grade_with(tmp_path, WRONG_MERGES_TOO)
+    tests = graded["merges"]
     assert tests["part4::test_merge_pair_no_overlap"] == "failed"
     # merge_pair failed one of its tests: Part 3 uses the reference's and loses nothing.
     assert all(s == "passed" for t, s in tests.items() if t.startswith("part3::")), tests

@@ -3,7 +3,8 @@
 ``nbgrader generate_assignment`` makes the gradebook, five students submit (the
 source notebook, the release stub with a written reflection, the buggy sample, and the
 sample .py with and without a ``REFLECTION`` string), the real grader grades them once
-(a subprocess); each test then works on its own copy of that course: the hand-off, a
+(a subprocess); each test then works on its own copy of that course (or of that course
+after one hand-off, also made once, for the tests that start there): the hand-off, a
 TA's manual grade as formgrader sets it, and the real
 ``nbgrader export`` (a subprocess). nbgrader takes seconds to import, so the rest runs
 in-process: generate_assignment through nbgrader's API, the hand-off through its main().
@@ -113,6 +114,20 @@ def course(graded: tuple[Path, Path], tmp_path: Path) -> Path:
     return copy_course(graded[0], tmp_path / "course")
 
 
+@pytest.fixture(scope="module")
+def first_hand_off(graded: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The graded course after one hand-off of its grades.csv, made once."""
+    course = copy_course(graded[0], tmp_path_factory.mktemp("handed") / "course")
+    hand_off(course, graded[1])
+    return course
+
+
+@pytest.fixture
+def handed(first_hand_off: Path, tmp_path: Path) -> Path:
+    """A test's own copy of the course after the first hand-off."""
+    return copy_course(first_hand_off, tmp_path / "course")
+
+
 def our_rows(grades: Path) -> dict[str, dict[str, str]]:
     """A CSV with a student_id column, by student."""
     return {r["student_id"]: r for r in csv.DictReader(io.StringIO(grades.read_text()))}
@@ -219,8 +234,8 @@ def test_export_is_our_autograde_plus_the_manual_reflection(graded, course, caps
     assert exported["good"]["timestamp"] == "2030-01-15 09:30:00"
 
 
-def test_failed_hidden_tests_are_gradebook_comments_and_notes(graded, course) -> None:
-    hand_off(course, graded[1])
+def test_failed_hidden_tests_are_gradebook_comments_and_notes(graded, handed) -> None:
+    course = handed  # handed off once
     ours = our_rows(graded[1])["bob"]
     points = TOKENIZATION.points
     assert float(ours["part3"]) < points[3] and float(ours["part2"]) == points[2]
@@ -273,8 +288,8 @@ def test_a_jupytext_py_is_read_as_its_notebook(graded, course, tmp_path) -> None
     assert cell.source == REFLECTION
 
 
-def test_a_changed_reflection_flags_its_kept_manual_grade(graded, course) -> None:
-    hand_off(course, graded[1])
+def test_a_changed_reflection_flags_its_kept_manual_grade(graded, handed) -> None:
+    course = handed  # handed off once
     grade_by_hand(course, "reflection", "stub", 3.0)
     grade_by_hand(course, "reflection", "script", 4.0)
     outcome = hand_off(course, graded[1])  # same files: nothing to review
@@ -291,8 +306,8 @@ def test_a_changed_reflection_flags_its_kept_manual_grade(graded, course) -> Non
     assert grades_of(course, "good")["reflection"] == (None, None, True)
 
 
-def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> None:
-    hand_off(course, graded[1])
+def test_one_feedback_page_with_the_reflection_and_the_total(graded, handed) -> None:
+    course = handed  # handed off once
     page = course / "feedback" / "bob" / A / f"{A}.html"
     before = page.read_text()
     assert "not graded yet" in before and "Total so far" in before
@@ -315,8 +330,8 @@ def test_one_feedback_page_with_the_reflection_and_the_total(graded, course) -> 
     assert (page.parent / "timestamp.txt").read_text() == STAMP
 
 
-def test_second_hand_off_changes_nothing_and_keeps_manual_grades(graded, course) -> None:
-    hand_off(course, graded[1])
+def test_second_hand_off_changes_nothing_and_keeps_manual_grades(graded, handed) -> None:
+    course = handed  # handed off once
     first = snapshot(course)
     hand_off(course, graded[1])
     assert snapshot(course) == first

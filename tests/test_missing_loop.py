@@ -23,6 +23,9 @@ from test_handoff import ENV, ROOT, SAMPLES, STAMP, copy_course, run
 from autograder.handoff.__main__ import main
 from autograder.handoff.gradebook import load_config
 
+# A course loop end to end, like the course workflow tests: slow (`make test-all`). The
+# fast tier still sees a missing student graded (test_cli) and handed off (test_handoff).
+pytestmark = pytest.mark.slow
 A = "production_tokenizers"
 
 

@@ -206,6 +206,7 @@ def test_a_hand_edited_grades_csv(copy):
     assert done.returncode == 2 and "no grades.csv" in done.stderr
 
 
+@pytest.mark.slow  # the sample class graded twice; the toy tests above check the same
 def test_a_real_assignment_regrade(tmp_path):
     """The course's first assignment on its samples: bob resubmits alice's notebook."""
     tree = tmp_path / "submitted"

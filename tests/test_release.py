@@ -24,7 +24,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbgrader.apps.api import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
 
+from autograder.handoff.gradebook import load_config
 from tests.course import known
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,17 +74,15 @@ def regenerated(tmp_path_factory, name) -> Path:
     course = tmp_path_factory.mktemp("course")
     shutil.copytree(ROOT / "source", course / "source")
     shutil.copy(ROOT / "nbgrader_config.py", course / "nbgrader_config.py")
-    # nbgrader runs the `alembic` command of its own environment.
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "nbgrader", "generate_assignment", name, "--force"],
-        cwd=course,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # make release's first step, `nbgrader generate_assignment NAME --force`, through
+    # nbgrader's API in this process as formgrader runs it (the same converter, the same
+    # configuration; the command spends seconds importing nbgrader before it starts)
+    config = load_config(course)
+    with pytest.MonkeyPatch.context() as mp:  # nbgrader runs the `alembic` of its environment
+        mp.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+        made = NbGraderAPI(CourseDirectory(config=config), config=config).generate_assignment(
+            name, force=True)
+    assert made["success"], made.get("error")
     # make release's second step: the preflight, built from the grader's extraction code
     built = subprocess.run([sys.executable, "-m", "autograder.extract.ship",
                             str(course / "assignments" / name)], cwd=ROOT,

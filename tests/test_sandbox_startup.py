@@ -122,6 +122,7 @@ class CharTokenizer(CharTokenizer):
 '''
 
 
+@pytest.mark.slow  # its killer runs for 30 s: the grading waits it out (about 14 s)
 def test_a_submission_that_kills_new_workers_cannot_pass_for_a_broken_machine(tmp_path):
     # Without namespaces (as on Gradescope) a submission can see and kill the workers that
     # start after its code ran. The grader must take it all down and start again, not

@@ -18,6 +18,9 @@ A student who submitted nothing (``missing``) has a row in ``grades.csv`` and a 
 ``summary.md``, but no folder: there is no feedback to send and nothing for Gradescope.
 """
 
+import contextlib
+import importlib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,6 +99,18 @@ def folder_names(results: list[SubmissionResult]) -> list[str]:
     return names
 
 
+def load_plots_meanwhile() -> None:
+    """Start importing the plots (matplotlib: about a second of CPU) in a thread, for a
+    caller that has other work first (a batch to grade): ``write_reports`` then finds them
+    loaded. A failed import is left to ``write_reports``, which imports them again."""
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            importlib.import_module(f"{__name__}.plots")
+
+    threading.Thread(target=load, name="load-plots", daemon=True).start()
+
+
 def write_reports(
     results: list[SubmissionResult],
     out_dir: Path,
@@ -126,7 +141,7 @@ def write_reports(
     files.append(write_grades_csv(results, out_dir / "grades.csv", assignment))
     check_grades_file(files[-1], assignment)
     stats = ClassStats(results, assignment)
-    from .plots import write_plots  # matplotlib takes seconds to import; only load it here
+    from .plots import write_plots  # matplotlib takes a second to import: only here
 
     files += write_plots(stats, out_dir)
     summary = out_dir / "summary.md"
@@ -135,4 +150,4 @@ def write_reports(
     return Reports(out_dir, stats, files)
 
 
-__all__ = ["Reports", "console_summary", "write_reports"]
+__all__ = ["Reports", "console_summary", "load_plots_meanwhile", "write_reports"]

@@ -19,7 +19,9 @@ from autograder.suite.run import grade_file
 from tests.catalogue.catalogue import reference_source
 from tests.course import PRODUCTION
 
-pytestmark = pytest.mark.timeout(600)
+# The timing red team is slow (`make test-all`), like its tokenization siblings: a
+# production grading whose quadratic encode is timed (about 13 s).
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 
 PRECOMPUTE = '''
 import sys as _sys

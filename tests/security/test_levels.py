@@ -138,6 +138,7 @@ KILLER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # two gradings, one of them slowed by a killer that runs for 4 s
 @pytest.mark.skipif(LEVEL == "basic", reason="basic grades one student at a time")
 def test_one_student_cannot_kill_another_students_workers(tmp_path):
     tree = tmp_path / "submitted"
@@ -172,6 +173,7 @@ def later_writer(target: Path, token: str) -> str:
     """)
 
 
+@pytest.mark.slow  # a grading, then 8 s of waiting for a writer that must never come
 def test_nothing_rewrites_the_reports_after_the_batch(tmp_path):
     # At every level, basic included (opted in): nothing of a student may still run
     # when the reports are written, so nothing can change them afterwards.

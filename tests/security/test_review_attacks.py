@@ -96,6 +96,7 @@ def test_work_in_an_orphan_counts_through_the_gradescope_entry_point(tmp_path):
 
 
 
+@pytest.mark.slow  # the timing red team, like the tests above
 def test_work_done_while_the_inputs_arrive_counts_in_the_timing(tmp_path):
     path = tmp_path / "student.py"
     path.write_text(reference_source(TOKENIZATION) + PRECOMPUTE, encoding="utf-8")

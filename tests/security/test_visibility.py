@@ -40,11 +40,14 @@ from tests.course import TOKENIZATION
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "samples/submitted/dave_script/tokenization/tokenization.py"
 
-LEAKS = '''
+# One channel alone, for the CLI's flag: fast to grade (no crash, no reload).
+LEAK = '''
 
 def count_pairs(word_tokens, word_freq):
     raise ValueError("LEAK:" + repr(word_freq))
+'''
 
+LEAKS = LEAK + '''
 
 def attention_scores(seq_len, batch_size=1):
     return batch_size * seq_len ** 2 + 1
@@ -138,7 +141,7 @@ def test_evidence_marks_cannot_be_forged_to_reveal_anything() -> None:
 def test_the_cli_flag_reaches_feedback_html_and_results_json(tmp_path: Path) -> None:
     tree = tmp_path / "submitted" / "mallory" / "tokenization"
     tree.mkdir(parents=True)
-    (tree / "tokenization.py").write_text(CORRECT.read_text(encoding="utf-8") + LEAKS,
+    (tree / "tokenization.py").write_text(CORRECT.read_text(encoding="utf-8") + LEAK,
                                           encoding="utf-8")
 
     def grade(out: str, *flags: str) -> Path:
@@ -161,7 +164,7 @@ def test_warnings_are_capped_in_results_json_output(tmp_path: Path) -> None:
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
     (root / "submission" / "tokenization.py").write_text(
-        CORRECT.read_text(encoding="utf-8") + LEAKS + FLOOD, encoding="utf-8")
+        CORRECT.read_text(encoding="utf-8") + LEAK + FLOOD, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "autograder.gradescope.run", "--root", str(root),
                            "--assignment", "tokenization"],
