@@ -128,26 +128,25 @@ HONEST_ENCODER = OPENED_BY_TIMING.replace("""            if len(ids) >= 4000 and
 """, "")
 
 
-def score(tests: dict[str, dict]) -> float:
-    return sum(t["score"] for t in tests.values())
+def earns_no_more(tmp_path, assignment, part: int, cheat: str, honest: str, bought: str,
+                  kept: str) -> None:
+    """Grade ``cheat`` (which fails ``bought`` on purpose and still passes ``kept``) and
+    ``honest`` (the same code without the trick); the cheat's part earns no more."""
+    tricked = graded_part(tmp_path, assignment, cheat, part)
+    assert tricked[bought]["status"] == "failed" and tricked[kept]["status"] == "passed"
+    plain = graded_part(tmp_path, assignment, honest, part)
+    assert sum(t["score"] for t in tricked.values()) <= sum(t["score"] for t in plain.values()), \
+        {name: t["output"][:200] for name, t in tricked.items() if t["status"] == "failed"}
 
 
 def test_a_failure_bought_on_purpose_does_not_pay_for_a_skipped_training(tmp_path):
-    cheat = graded_part(tmp_path, PRODUCTION, TRAINER, 3)
-    assert cheat["test_merges_do_not_depend_on_hash_seed"]["status"] == "failed"  # bought
-    assert cheat["test_matches_reference"]["status"] == "passed"
-    honest = graded_part(tmp_path, PRODUCTION, RECOUNT_TRAINER, 3)
-    assert score(cheat) <= score(honest), {k: t["output"][:200] for k, t in cheat.items()
-                                          if t["status"] == "failed"}
+    earns_no_more(tmp_path, PRODUCTION, 3, TRAINER, RECOUNT_TRAINER,
+                  "test_merges_do_not_depend_on_hash_seed", "test_matches_reference")
 
 
 def test_a_failure_bought_on_purpose_does_not_pay_for_a_skipped_encode(tmp_path):
-    cheat = graded_part(tmp_path, TOKENIZATION, ENCODER, 2)
-    assert cheat["test_encode_rejects_non_str"]["status"] == "failed"  # bought
-    assert cheat["test_encode_matches_reference"]["status"] == "passed"
-    honest = graded_part(tmp_path, TOKENIZATION, HONEST_ENCODER, 2)
-    assert score(cheat) <= score(honest), {k: t["output"][:200] for k, t in cheat.items()
-                                          if t["status"] == "failed"}
+    earns_no_more(tmp_path, TOKENIZATION, 2, ENCODER, HONEST_ENCODER,
+                  "test_encode_rejects_non_str", "test_encode_matches_reference")
 
 
 def test_a_failed_timing_test_does_not_forgive_the_next_one(tmp_path):
