@@ -38,11 +38,14 @@ demo: $(STAMP)
 	  $(PY) -m autograder grade samples/submitted --assignment $$a --out out/demo/$$a || exit 1; \
 	done
 
-## Everyone: the repository's own tests. `test` leaves out those marked slow (pyproject.toml);
-## `test-all` runs every test, and is what CI runs (.ci/run).
+## Everyone: the repository's own tests. `test` leaves out those marked slow (pyproject.toml)
+## and runs the rest in two pytest processes, a test file to each in turn (pytest-xdist: one
+## pytest alone keeps one core of two busy). `test-all` runs every test in one process (the
+## slow tier holds red-team code that kills or outwaits other processes), and is what CI
+## runs (.ci/run).
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -m "not slow" -n 2 --dist loadfile
 
 test-all: $(STAMP)
 	$(PY) -m ruff check .
