@@ -43,13 +43,16 @@ demo: $(STAMP)
 ## pytest alone keeps one core of two busy). `test-all` runs every test in one process (the
 ## slow tier holds red-team code that kills or outwaits other processes), and is what CI
 ## runs (.ci/run).
+## The tests start Python hundreds of times: they let it keep bytecode in __pycache__
+## (gitignored; the release, the bundles and the suite fingerprint leave it out) even where
+## the environment turns that off, which costs each start a recompile.
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q -m "not slow" -n 2 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m "not slow" -n 2 --dist loadfile
 
 test-all: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

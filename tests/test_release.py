@@ -42,10 +42,12 @@ REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.S)
 
 
 def files(directory: Path) -> dict[str, Path]:
+    """The files of a release or source folder, without what Python and JupyterLab leave
+    beside them (the student bundle and nbgrader leave those out too)."""
     return {
         str(p.relative_to(directory)): p
         for p in sorted(directory.rglob("*"))
-        if p.is_file() and ".ipynb_checkpoints" not in p.parts
+        if p.is_file() and not {".ipynb_checkpoints", "__pycache__"} & set(p.parts)
     }
 
 
