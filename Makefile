@@ -6,7 +6,7 @@ STAMP := .venv/.installed
 ASSIGNMENTS := $(patsubst autograder/hidden/%/spec.py,%,$(wildcard autograder/hidden/*/spec.py))
 A ?= $(ASSIGNMENTS)
 
-.PHONY: setup release student-bundle demo test test-all bench bench-batch gradescope mutation lint
+.PHONY: setup release student-bundle demo test test-all bench bench-compare bench-batch gradescope mutation lint
 
 setup: $(STAMP)
 
@@ -65,6 +65,13 @@ bench: $(STAMP)
 	  if [ -f autograder/hidden/$$a/bench_reference.py ]; then \
 	    $(PY) -m autograder.hidden.$$a.bench_reference || exit 1; fi; \
 	done
+
+## Speed against a baseline: the same notebooks graded by this checkout and by AGAINST (another
+## checkout: `git worktree add ../base REV`), in turns, pair by pair (autograder/bench_compare.py).
+bench-compare: $(STAMP)
+	test -n "$(AGAINST)" || { echo "usage: make bench-compare A=NAME AGAINST=DIR"; exit 2; }
+	for a in $(A); do $(PY) -m autograder.bench_compare --assignment $$a --against $(AGAINST) \
+	  || exit 1; done
 
 ## Scale: grade a generated class (COUNT, default 200: half correct, a quarter wrong, 10% stubs,
 ## 15% hanging or crashing) of each assignment with --jobs 2 (autograder/bench_batch/).
