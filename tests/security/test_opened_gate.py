@@ -27,7 +27,13 @@ and check it earns no more.
 A failed timing test opened the gate too, with nothing bought: a quadratic ``encode``
 failing its own timing test honestly let the quadratic ``decode`` timed after it skip its
 work (14 of 15 against 13). A timing test's failure charges time, not a deviation of
-output, so it counts for nothing (the last test here).
+output, so it counts for nothing.
+
+Only a run in the ratio's numerator is compared with the student's untimed answers; a
+baseline run's deviation passes the gate alone (``remote.Own.gate``), which saves the
+fresh worker's work. Junk in a baseline run, with the gate opened, only makes the ratio
+larger: the last test grades a quadratic encode that answers the batch with junk when
+timed, and it still fails its timing test.
 """
 
 import pytest
@@ -128,15 +134,45 @@ HONEST_ENCODER = OPENED_BY_TIMING.replace("""            if len(ids) >= 4000 and
 """, "")
 
 
+# A quadratic encode that answers the timing test's batch, its baseline, with junk when
+# timed, after the failure bought on purpose opened the gate. A baseline's deviation
+# passes the gate alone (``remote.Own.gate``: no untimed answers are worked out), and
+# skipping its work only makes the ratio larger: the encode still fails its timing test.
+BASELINE_JUNK = WATCH + """
+
+class CharTokenizer(CharTokenizer):
+""" + QUADRATIC_WORK + """
+    def encode(self, text):
+        if text is None:
+            return []  # the failure bought on purpose
+        if not isinstance(text, str):
+            raise TypeError("encode expects a str")
+        if len(text) == 4000:  # the size of a piece of the timing batch
+            _watch(False)
+            if _SEEN["timed"]:
+                return [0] * len(text)  # junk, at no cost
+        out = []
+        self._slow_ids(text, out)
+        return out
+"""
+
+# The same quadratic encode without the trick.
+HONEST_BASELINE = BASELINE_JUNK.replace("""            if _SEEN["timed"]:
+                return [0] * len(text)  # junk, at no cost
+""", "")
+
+
 def earns_no_more(tmp_path, assignment, part: int, cheat: str, honest: str, bought: str,
-                  kept: str) -> None:
+                  kept: str) -> dict[str, dict]:
     """Grade ``cheat`` (which fails ``bought`` on purpose and still passes ``kept``) and
-    ``honest`` (the same code without the trick); the cheat's part earns no more."""
+    ``honest`` (the same code without the trick); the cheat's part earns no more. The
+    cheat's results of the part, by test name."""
     tricked = graded_part(tmp_path, assignment, cheat, part)
     assert tricked[bought]["status"] == "failed" and tricked[kept]["status"] == "passed"
     plain = graded_part(tmp_path, assignment, honest, part)
     assert sum(t["score"] for t in tricked.values()) <= sum(t["score"] for t in plain.values()), \
         {name: t["output"][:200] for name, t in tricked.items() if t["status"] == "failed"}
+    return tricked
 
 
 def test_a_failure_bought_on_purpose_does_not_pay_for_a_skipped_training(tmp_path):
@@ -155,3 +191,11 @@ def test_a_failed_timing_test_does_not_forgive_the_next_one(tmp_path):
     assert tests["test_encode_linear_time"]["status"] == "failed"  # honestly quadratic
     assert tests["test_decode_linear_time"]["status"] == "failed", \
         tests["test_decode_linear_time"]["output"]
+
+
+def test_junk_in_the_baseline_run_fails_the_timing_test(tmp_path):
+    tests = earns_no_more(tmp_path, TOKENIZATION, 2, BASELINE_JUNK, HONEST_BASELINE,
+                          "test_encode_rejects_non_str", "test_encode_matches_reference")
+    assert tests["test_encode_linear_time"]["status"] == "failed"
+    assert "as long as 16 encode calls" in tests["test_encode_linear_time"]["output"], \
+        tests["test_encode_linear_time"]["output"]
