@@ -6,7 +6,9 @@ definition, so ``class BPETokenizer(BPETokenizer)`` replaces one method): quadra
 ``CharTokenizer.decode`` and ``BPETokenizer.encode`` (list concatenation per token), and
 a BPE trainer that counts pairs over every word occurrence instead of distinct words.
 ``VARIANTS`` pairs each with the timing tests meant to catch it (None: an honest
-variant, which must fail no timing test).
+variant, which must fail no timing test). One honest variant deviates from the
+reference where Part 3's tie tests charge it (another tie-break): its timing tests must
+not charge that again.
 
 Three variants get another part wrong, so Part 3 is graded while it is. With Part 4's
 ``build_vocab`` wrong, Part 4's functions are still trusted (their own tests passed), so
@@ -73,6 +75,30 @@ class BPETokenizer(BPETokenizer):
                 self.vocab.append(best[0] + best[1])
         self._build_mappings()
 '''
+# Honest, with another tie-break (the pair smallest read right to left): the tie tests
+# charge it, so its timing tests compare its timed merges with its own (``remote.Own``)
+# and must pass (issue 23, item 2).
+ANOTHER_TIE_BREAK = '''
+class BPETokenizer(BPETokenizer):
+    def train(self, corpus, vocab_size=None):
+        if vocab_size is not None:
+            self.target_vocab_size = check_vocab_size(vocab_size)
+        word_freq = word_frequencies(corpus)
+        word_tokens = {word: self._get_word_tokens(word) for word in word_freq}
+        self.vocab = [UNK, EOW] + sorted({ch for word in word_freq for ch in word})
+        self.merges = []
+        while len(self.vocab) < self.target_vocab_size:
+            counts = count_pairs(word_tokens, word_freq)
+            if not counts:
+                break
+            best = min(counts, key=lambda pair: (-counts[pair], pair[::-1]))
+            for word, tokens in word_tokens.items():
+                word_tokens[word] = merge_pair(tokens, best)
+            self.merges.append(best)
+            if best[0] + best[1] not in self.vocab:
+                self.vocab.append(best[0] + best[1])
+        self._build_mappings()
+'''
 # Another part wrong. Part 4's build_vocab: Part 4's functions stay trusted.
 BUILD_VOCAB_WRONG = '''
 class CharTokenizer(CharTokenizer):
@@ -103,6 +129,7 @@ VARIANTS: dict[str, tuple[str, re.Pattern | None]] = {
     "trainer over every occurrence": (EVERY_OCCURRENCE_TRAINER, re.compile(r"duplicat")),
     "reference, build_vocab wrong": (BUILD_VOCAB_WRONG, None),
     "reference, merge_pair wrong": (MERGE_PAIR_IN_PLACE, None),
+    "reference, another tie-break": (ANOTHER_TIE_BREAK, None),
     "trainer over every occurrence, build_vocab wrong": (
         EVERY_OCCURRENCE_TRAINER + BUILD_VOCAB_WRONG, re.compile(r"duplicat")),
 }
