@@ -124,9 +124,10 @@ def report(a: Assignment, outcomes: dict, ratios: dict, seconds: dict, wall: flo
         f"Suite measured: `{versions[0]}`"
         + ("." if same_suite(*versions) else
            f" at the start, `{versions[1]}` at the end (THE SUITE CHANGED DURING THE RUN)."),
-        "Targets: 0 false failures on the honest variants (the reference, and the reference",
-        "with another part wrong: graded with the grader's code for that part), every run of",
-        "a slow variant caught by the timing test meant for it.",
+        "Targets: 0 false failures on the honest variants (the reference; the reference",
+        "with another part wrong, graded with the grader's code for that part; the reference",
+        "with another tie-break, which the correctness tests charge and the timing tests must",
+        "not charge again), every run of a slow variant caught by the timing test meant for it.",
         "",
         "Ratios are those the failing runs reported (min / median / max; *stopped*: the slow",
         "run was cut off); a passing run reports none. Thresholds are the hidden tests' own",
