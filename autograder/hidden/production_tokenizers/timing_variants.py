@@ -105,17 +105,23 @@ def train_bpe_fast(corpus, vocab_size):
 '''
 
 
-DISTINCT = "[list(word) + [EOW] for word in word_freq]", "list(word_freq.values())"
-HEAP_PICK = '''        best = None
+def _heap_pick(undo: str = "key") -> str:
+    """Pop pairs until one's count is current: the best; ``undo`` makes a heap key a pair."""
+    return f'''        best = None
         while heap and best is None:
-            negative, top = heapq.heappop(heap)
+            negative, key = heapq.heappop(heap)
+            top = {undo}
             count = counts.get(top, 0)
             if count == -negative:
                 best = top
             elif count:
-                heapq.heappush(heap, (-count, top))
+                heapq.heappush(heap, (-count, key))
         if best is None:
             break'''
+
+
+DISTINCT = "[list(word) + [EOW] for word in word_freq]", "list(word_freq.values())"
+HEAP_PICK = _heap_pick()
 SCAN_PICK = '''        top = max(counts.values(), default=0)
         if top <= 0:
             break
@@ -124,18 +130,7 @@ SCAN_TRAINER = _incremental(*DISTINCT, SCAN_PICK)
 # Honest, with another tie-break (the pair smallest read right to left): the exactness
 # tests charge it, so its timing tests compare its timed merges with its own
 # (``remote.Own``) and must pass (issue 23, item 2).
-REVERSED_PICK = '''        best = None
-        while heap and best is None:
-            negative, key = heapq.heappop(heap)
-            top = key[::-1]
-            count = counts.get(top, 0)
-            if count == -negative:
-                best = top
-            elif count:
-                heapq.heappush(heap, (-count, key))
-        if best is None:
-            break'''
-ANOTHER_TIE_BREAK = _incremental(*DISTINCT, REVERSED_PICK, order="pair[::-1]")
+ANOTHER_TIE_BREAK = _incremental(*DISTINCT, _heap_pick("key[::-1]"), order="pair[::-1]")
 EVERY_OCCURRENCE_TRAINER = _incremental(
     "[list(word) + [EOW] for text in corpus for word in text.split()]",
     "[1] * len(words)", HEAP_PICK)
