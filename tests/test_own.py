@@ -3,7 +3,7 @@
 A timed output that differs from the reference passes only if the deviation is already
 charged (``spawn.forgive()``). A run in the ratio's numerator must also match the
 student's own answers, worked out in a fresh worker; a baseline run needs the gate only
-(``Own.gate``): work it skipped makes the ratio larger, so no worker is started for it.
+(``Own.gate``, which starts no worker): work it skipped makes the ratio larger.
 The spawn here is a stand-in that records what it was asked; the real one is graded in
 ``tests/security/test_opened_gate.py``.
 """

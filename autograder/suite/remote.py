@@ -144,7 +144,8 @@ class Run:
     code, so the clock must already run), does the work and leaves its result in the
     worker (it returns a handle); ``fetch(handle)`` brings the result back;
     ``check(value)`` judges the fetched value, outside the timing: against the reference,
-    else against the student's own untimed answers (``Own``).
+    else, for a deviation already charged, against the student's own untimed answers
+    (``Own``; a baseline run's deviation needs the charge only, ``Own.gate``).
     ``fetch`` is timed too: a result that is worked out only when it is read (a lazy
     list) is paid for there.
     """
@@ -263,8 +264,10 @@ class Own:
 
     Only the runs in ``growth``'s numerator need those answers. A baseline run (the batch,
     the corpus once) that skipped work is faster, which makes the ratio larger and stops
-    the other run sooner: it can only fail the test. So a baseline run's deviation passes
-    the gate alone (``gate``), and no untimed answers are worked out for it.
+    the other run sooner: it can only fail the test. So a baseline run's deviation needs
+    only the gate (``gate``), not untimed answers of its own. (A test may still ask the
+    fresh worker other questions about it: production's trainer, whether the deviation
+    shows on the exactness corpora.)
     """
 
     def __init__(self, spawn: Spawn, hash_seed: int, charged_by: str) -> None:
@@ -273,7 +276,8 @@ class Own:
 
     def gate(self) -> None:
         """Pass a timed output that differs from the reference if the deviation is already
-        charged (``spawn.forgive()``), else fail the test. All a baseline run needs."""
+        charged (``spawn.forgive()``), else fail the test. Starts no worker; a baseline
+        run needs nothing more."""
         why_not = self.spawn.forgive()
         if why_not is not None:
             raise AssertionError(

@@ -1,8 +1,9 @@
 """Red team: a failure bought on purpose to open ``remote.Own``'s gate (redteam, item 1).
 
-A timing test forgives a timed output that differs from the reference when the student's
-own code gives the same output untimed in a fresh worker, and only for a deviation that a
-correctness test judging the same names has already charged. Code that knows when it is
+A timing test forgives a timed output that differs from the reference only for a
+deviation that a correctness test judging the same names has already charged, and, for a
+run in the ratio's numerator, only when the student's own code gives the same output
+untimed in a fresh worker. Code that knows when it is
 timed (``test_two_faced_timing.py``'s request shapes) and when it runs in that fresh worker
 (its first call is a timing input, never a worked example) skips the work in both and
 answers alike; nothing judges the fresh worker's answers. When any failed correctness test
@@ -33,7 +34,10 @@ Only a run in the ratio's numerator is compared with the student's untimed answe
 baseline run's deviation passes the gate alone (``remote.Own.gate``), which saves the
 fresh worker's work. Junk in a baseline run, with the gate opened, only makes the ratio
 larger: the last test grades a quadratic encode that answers the batch with junk when
-timed, and it still fails its timing test.
+timed, and it still fails its timing test. (A linear encode with the same trick measured
+6.1x in one review run and passed in another: the batch's cost is then mostly the sending
+of its texts. Either way it earns no more than without the trick, so only the quadratic
+case, whose outcome does not depend on the machine, is asserted.)
 """
 
 import pytest
