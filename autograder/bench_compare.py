@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .bench import ROOT
 
-# Run inside each checkout (its own ``autograder``): grade the sample notebooks once.
+# Run inside each checkout (its own ``autograder``): grade each sample notebook ``copies`` times.
 ONE_SIDE = """
 import json, sys, time
 import autograder

@@ -138,31 +138,20 @@ HONEST_ENCODER = OPENED_BY_TIMING.replace("""            if len(ids) >= 4000 and
 """, "")
 
 
-# A quadratic encode that answers the timing test's batch, its baseline, with junk when
-# timed, after the failure bought on purpose opened the gate. A baseline's deviation
+# ``ENCODER``'s encode (no decode) that answers only the timing test's batch (pieces of
+# 4,000 characters), its baseline, with junk when timed, after the failure bought on
+# purpose opened the gate. A baseline's deviation
 # passes the gate alone (``remote.Own.gate``: no untimed answers are worked out), and
 # skipping its work only makes the ratio larger: the encode still fails its timing test.
-BASELINE_JUNK = WATCH + """
-
-class CharTokenizer(CharTokenizer):
-""" + QUADRATIC_WORK + """
-    def encode(self, text):
-        if text is None:
-            return []  # the failure bought on purpose
-        if not isinstance(text, str):
-            raise TypeError("encode expects a str")
-        if len(text) == 4000:  # the size of a piece of the timing batch
-            _watch(False)
-            if _SEEN["timed"]:
-                return [0] * len(text)  # junk, at no cost
-        out = []
-        self._slow_ids(text, out)
-        return out
-"""
+BASELINE_JUNK = ENCODER.split("\n    def decode(")[0].replace(
+    """        _watch(len(text) >= 4000)
+        if len(text) >= 4000 and _skip():""",
+    """        _watch(False)  # never the fresh worker: only the timed batch gets junk
+        if len(text) == 4000 and _SEEN["timed"]:""")
 
 # The same quadratic encode without the trick.
-HONEST_BASELINE = BASELINE_JUNK.replace("""            if _SEEN["timed"]:
-                return [0] * len(text)  # junk, at no cost
+HONEST_BASELINE = BASELINE_JUNK.replace("""        if len(text) == 4000 and _SEEN["timed"]:
+            return [0] * len(text)
 """, "")
 
 
