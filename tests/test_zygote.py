@@ -27,6 +27,8 @@ from tests.course import TOKENIZATION
 SUITE = '''
 import os, subprocess, sys, time
 
+from autograder.suite.ahead import ahead
+
 LOADED_IN = os.getpid()  # the process that imported this module
 SEEN = []
 print("printed while loading")  # left in the zygote's buffer unless it is flushed
@@ -36,6 +38,17 @@ def test_record():
     SEEN.append(1)
     with open(os.environ["OUT"], "w") as out:
         out.write(f"{LOADED_IN} {os.getpid()} {len(SEEN)}")
+
+
+@ahead([(3,)])
+def worked_out_in(n):  # the process that computed it
+    return os.getpid()
+
+
+def test_ahead():
+    if os.environ.get("AHEAD"):
+        with open(os.environ["AHEAD"], "w") as out:
+            out.write(f"{worked_out_in(3)} {worked_out_in(4)} {os.getpid()}")
 
 
 def test_linger():
@@ -130,6 +143,21 @@ def test_each_run_starts_from_the_zygote_and_sees_no_other_run(suite):
     assert seen[0][1] != seen[1][1] and warm.process.pid not in (seen[0][1], seen[1][1])
     # The first run's change to the module is not in the second run.
     assert seen[0][2] == seen[1][2] == 1
+
+
+def test_the_calls_ahead_are_made_once_in_the_zygote(suite):
+    """``ahead.py``: a call listed ahead was made by the zygote, before the run forked; any
+    other call of the same function is made in the run."""
+    out = suite.parent / "ahead.out"
+    warm, started = start(suite, {"AHEAD": str(out), "OUT": str(suite.parent / "x.out")},
+                          "ahead")
+    try:
+        assert started.wait(60) == 0, (suite.parent / "ahead.err").read_text()
+    finally:
+        zygote.finish(warm, started)
+    listed, other, run = map(int, out.read_text().split())
+    assert listed == warm.process.pid
+    assert other == run != warm.process.pid
 
 
 def test_what_a_run_leaves_in_its_group_is_killed(suite):

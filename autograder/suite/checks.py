@@ -89,12 +89,21 @@ def _elements(value: list | tuple | dict | set | frozenset, limit: int, size: in
     return f"{start}{body}{end}"
 
 
-def check(condition: object, message: str | Callable[[], str]) -> None:
-    """Fail the test with ``message`` unless ``condition`` holds. A check that runs
-    thousands of times per grading passes a function that writes the message, so that
-    the message is written only when the check fails."""
+# A message, or a function that writes it: a check that runs thousands of times per
+# grading (one per hidden input) passes a function, so that the message (``show`` of the
+# input: tens of microseconds) is written only when the check fails.
+Said = str | Callable[[], str]
+
+
+def said(message: Said) -> str:
+    """``message`` written out (called, if it was given as a function)."""
+    return message() if callable(message) else message
+
+
+def check(condition: object, message: Said) -> None:
+    """Fail the test with ``message`` unless ``condition`` holds."""
     if not condition:
-        raise AssertionError(message() if callable(message) else message)
+        raise AssertionError(said(message))
 
 
 class Failures:
@@ -110,9 +119,9 @@ class Failures:
         self.messages: list[str] = []
         self.limit = limit
 
-    def check(self, condition: object, message: str | Callable[[], str]) -> None:
+    def check(self, condition: object, message: Said) -> None:
         if not condition:
-            self.messages.append(message() if callable(message) else message)
+            self.messages.append(said(message))
 
     @contextlib.contextmanager
     def case(self):
@@ -164,62 +173,64 @@ def kind(value: object) -> str:
     ).__name__
 
 
-def expect_ids(value: object, what: str) -> list[int]:
+def expect_ids(value: object, what: Said) -> list[int]:
     check(
         type(value) is list and all(is_int(v) for v in value),
-        lambda: f"{what} should return a list of int, got {kind(value)} {show(value)}",
+        lambda: f"{said(what)} should return a list of int, got {kind(value)} {show(value)}",
     )
     return value  # type: ignore[return-value]
 
 
-def expect_str(value: object, what: str) -> str:
+def expect_str(value: object, what: Said) -> str:
     check(type(value) is str,
-          lambda: f"{what} should return a str, got {kind(value)} {show(value)}")
+          lambda: f"{said(what)} should return a str, got {kind(value)} {show(value)}")
     return value  # type: ignore[return-value]
 
 
-def expect_str_list(value: object, what: str) -> list[str]:
+def expect_str_list(value: object, what: Said) -> list[str]:
     check(
         type(value) is list and all(type(v) is str for v in value),
-        lambda: f"{what} should be a list of str, got {kind(value)} {show(value)}",
+        lambda: f"{said(what)} should be a list of str, got {kind(value)} {show(value)}",
     )
     return value  # type: ignore[return-value]
 
 
-def expect_remote(value: object, what: str, type_name: str | None = None) -> Remote:
-    check(isinstance(value, Remote), lambda: f"{what} should return an object, got {show(value)}")
+def expect_remote(value: object, what: Said, type_name: str | None = None) -> Remote:
+    check(isinstance(value, Remote),
+          lambda: f"{said(what)} should return an object, got {show(value)}")
     if type_name is not None:
         check(
             value.type_name == type_name,  # type: ignore[union-attr]
-            lambda: f"{what} should return a {type_name}, got a {type_label(value.type_name)}",  # type: ignore
+            lambda: f"{said(what)} should return a {type_name}, "
+                    f"got a {type_label(value.type_name)}",  # type: ignore[union-attr]
         )
     return value  # type: ignore[return-value]
 
 
-def expect_pairs(value: object, what: str) -> list[tuple[str, str]]:
+def expect_pairs(value: object, what: Said) -> list[tuple[str, str]]:
     """A list of 2-item pairs of str; a pair may arrive as a tuple or a list."""
     ok = type(value) is list and all(
         type(p) in (tuple, list) and len(p) == 2 and all(type(s) is str for s in p)
         for p in value
     )
-    check(ok, lambda: f"{what} should be a list of (str, str) pairs, got {kind(value)} "
+    check(ok, lambda: f"{said(what)} should be a list of (str, str) pairs, got {kind(value)} "
                       f"{show(value)}")
     return [tuple(p) for p in value]  # type: ignore[union-attr, misc]
 
 
-def as_id_map(value: object, what: str) -> dict[int, str]:
+def as_id_map(value: object, what: Said) -> dict[int, str]:
     """``id -> token`` given as a dict, or as a list indexed by ID."""
     if type(value) in (list, tuple):
         value = dict(enumerate(value))  # type: ignore[arg-type]
     check(
         type(value) is dict
         and all(is_int(k) and type(v) is str for k, v in value.items()),  # type: ignore
-        lambda: f"{what} should map int IDs to str, got {kind(value)} {show(value)}",
+        lambda: f"{said(what)} should map int IDs to str, got {kind(value)} {show(value)}",
     )
     return value  # type: ignore[return-value]
 
 
-def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) -> StudentError:
+def expect_raises(kind_name: str, what: Said, func: Callable, *args, **kwargs) -> StudentError:
     """Call ``func`` and require that the student's code raises ``kind_name``."""
     try:
         value = func(*args, **kwargs)
@@ -228,9 +239,10 @@ def expect_raises(kind_name: str, what: str, func: Callable, *args, **kwargs) ->
             return exc
         detail = exception_detail(exc.type_name, exc.message)
         raise AssertionError(
-            f"{what} should raise {kind_name}, but it raised {type_label(exc.type_name)}{detail}"
+            f"{said(what)} should raise {kind_name}, "
+            f"but it raised {type_label(exc.type_name)}{detail}"
         ) from None
-    raise AssertionError(f"{what} should raise {kind_name}, but it returned {show(value)}")
+    raise AssertionError(f"{said(what)} should raise {kind_name}, but it returned {show(value)}")
 
 
 def clip(text: str, limit: int = 200) -> str:

@@ -177,6 +177,37 @@ def test_numpy_and_regex_import_and_nothing_else_of_the_grader(tmp_path):
         assert worker.call("merge_pair", [], ()) == [10.0, "xx1"]
 
 
+def test_numpy_is_bound_at_the_import_and_loaded_at_first_use(tmp_path):
+    """``worker.LazyPackages``: the submission's ``import numpy`` runs in every worker of
+    its grading, and most never use it; its code runs at the first attribute used, and a
+    ``from`` import loads it at once. A package that is not there still fails at once."""
+    code = submission(tmp_path, """
+        import sys
+        import numpy as np
+        def loaded():
+            return type(sys.modules["numpy"]).__name__
+        def merge_pair(tokens, pair):
+            before = loaded()
+            total = int(np.arange(5).sum())
+            return [before, loaded(), total, np.__name__]
+        def missing():
+            try:
+                import scipy
+            except ImportError as exc:
+                return type(exc).__name__
+            return "imported"
+        def import_from():
+            import sys
+            del sys.modules["numpy"]
+            from numpy import uint16
+            return [type(sys.modules["numpy"]).__name__, int(uint16(7))]
+    """)
+    with Worker(TOKENIZATION, code, part=4, timeout=20) as worker:
+        assert worker.call("merge_pair", [], ()) == ["_LazyModule", "module", 10, "numpy"]
+        assert worker.call("missing") == "ModuleNotFoundError"
+        assert worker.call("import_from") == ["module", 7]
+
+
 @pytest.mark.skipif(LEVEL != "drop", reason="the user pool is the drop level's wall")
 def test_at_the_drop_level_each_running_worker_has_its_own_user(tmp_path):
     source = "import os\ndef merge_pair(tokens, pair):\n    return [os.getuid()]\n"

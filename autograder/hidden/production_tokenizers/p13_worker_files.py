@@ -18,8 +18,6 @@ have replaced those builtins, but that gains nothing: the tests then check what 
 student's own code makes of the data.
 """
 
-import json
-
 from autograder.sandbox import Remote, StudentError
 from autograder.suite.checks import check, expect_remote
 from autograder.suite.remote import handle
@@ -70,14 +68,15 @@ def write_files(student, files: dict[str, str]) -> dict[str, str]:
     return paths
 
 
-def gpt2_in_worker(student, encoder: dict, merges: list, specials: dict, what: str) -> Remote:
-    """The student's ``ByteLevelBPE(encoder, merges, specials)``, the two big arguments
-    parsed by the worker's ``json`` (see the module docstring)."""
+def gpt2_in_worker(student, texts: tuple[str, str], specials: dict, what: str) -> Remote:
+    """The student's ``ByteLevelBPE(encoder, merges, specials)``, the encoder and the merges
+    given as their JSON ``texts`` and parsed by the worker's ``json`` (see the module
+    docstring)."""
+    encoder_text, merges_text = texts
     json_module = worker_import(student, "json")
     pair_list = student.get(student.put([]), "__class__")  # the worker's own list type
     decoder = student.method(json_module, "JSONDecoder", object_pairs_hook=pair_list)
-    merges_text = "{" + ",".join(f"{json.dumps(a)}:{json.dumps(b)}" for a, b in merges) + "}"
-    kept_encoder = student.map(student.get(json_module, "loads"), [json.dumps(encoder)], keep=True)
+    kept_encoder = student.map(student.get(json_module, "loads"), [encoder_text], keep=True)
     kept_merges = student.map(student.get(decoder, "decode"), [merges_text], keep=True)
     made = student.map(handle(student, "ByteLevelBPE"), kept_encoder, kept_merges, [specials])
     check(type(made) is list and len(made) == 1, f"the grader could not call {what}")

@@ -36,6 +36,7 @@ import random
 
 import pytest
 
+from autograder.suite.ahead import ahead
 from autograder.suite.checks import (
     Failures,
     check,
@@ -99,9 +100,15 @@ FIXED = [
 ]
 
 
-def reference_ids(texts) -> list[list[int]]:
+@ahead(lambda: [(tuple(FIXED),), (random_texts(1, RANDOM_COUNT),)])
+def reference_ids(texts: tuple[str, ...]) -> list[list[int]]:
     tok = reference_gpt2()
     return [tok.encode_ordinary(text) for text in texts]
+
+
+@ahead(lambda: [(tuple(FIXED),), (random_texts(1, RANDOM_COUNT),)])
+def reference_pieces(texts: tuple[str, ...]) -> list[list[str]]:
+    return [ref.gpt2_pretokenize(text) for text in texts]
 
 
 def check_ids(student, tok, texts, label: str) -> None:
@@ -109,9 +116,9 @@ def check_ids(student, tok, texts, label: str) -> None:
     got_all = many(student, student.get(tok, "encode_ordinary"), list(texts),
                    describe=lambda row: f"encode_ordinary({show(row[0])})")
     failures = Failures()
-    for text, got, expected in zip(texts, got_all, reference_ids(texts)):
+    for text, got, expected in zip(texts, got_all, reference_ids(tuple(texts))):
         with failures.case():
-            got = expect_ids(got, f"encode_ordinary({show(text)})")
+            got = expect_ids(got, lambda: f"encode_ordinary({show(text)})")
             check(got == expected, lambda: f"{label}: encode_ordinary({show(text)}) returned "
                                            f"{versus(got, expected)} (GPT-2's IDs)")
     failures.report()
@@ -137,10 +144,9 @@ def check_pieces(student, texts, label: str) -> None:
     got_all = many(student, "gpt2_pretokenize", list(texts),
                    describe=lambda row: f"gpt2_pretokenize({show(row[0])})")
     failures = Failures()
-    for text, got in zip(texts, got_all):
+    for text, got, expected in zip(texts, got_all, reference_pieces(tuple(texts))):
         with failures.case():
-            got = expect_str_list(got, f"gpt2_pretokenize({show(text)})")
-            expected = ref.gpt2_pretokenize(text)
+            got = expect_str_list(got, lambda: f"gpt2_pretokenize({show(text)})")
             check(got == expected, lambda: f"{label}: gpt2_pretokenize({show(text)}) returned "
                                            f"{versus(got, expected)}")
     failures.report()
@@ -196,15 +202,17 @@ def test_round_trip(student):
     failures = Failures()
     for text, got in zip(texts, back):
         with failures.case():
-            got = expect_str(got, f"decode(encode_ordinary({show(text)}))")
+            got = expect_str(got, lambda: f"decode(encode_ordinary({show(text)}))")
             check(got == text, lambda: f"decode(encode_ordinary({show(text)})) returned "
                                        f"{versus(got, text)}")
     failures.report()
 
 
-def random_ids(seed: int, count: int) -> list[list[int]]:
+@ahead([(4, 400)])
+def decode_cases(seed: int, count: int) -> tuple[list[list[int]], list[bytes], list[str]]:
     """ID lists that cut characters apart: random IDs, and GPT-2's IDs of random text with
-    some IDs left out or reversed."""
+    some IDs left out or reversed; and the reference's ``decode_bytes`` and ``decode`` of
+    each."""
     rng = random.Random(seed)
     tok = reference_gpt2()
     lists = []
@@ -216,7 +224,8 @@ def random_ids(seed: int, count: int) -> list[list[int]]:
             if ids and rng.random() < 0.7:
                 del ids[rng.randrange(len(ids))]
             lists.append(ids[::-1] if rng.random() < 0.3 else ids)
-    return lists
+    lists += [[50256], [15496, 50256, 995], []]
+    return lists, [tok.decode_bytes(ids) for ids in lists], [tok.decode(ids) for ids in lists]
 
 
 def bytes_lists(student, decode_bytes, lists: list[list[int]]) -> list:
@@ -238,14 +247,13 @@ def bytes_lists(student, decode_bytes, lists: list[list[int]]) -> list:
 def test_decode_random_ids(student):
     """decode_bytes joins the tokens' bytes; decode replaces invalid UTF-8 (random IDs)"""
     tok = student_gpt2(student)
-    lists = random_ids(4, 400) + [[50256], [15496, 50256, 995], []]
-    expected_tok = reference_gpt2()
+    lists, wants_raw, wants_text = decode_cases(4, 400)
     got_bytes = bytes_lists(student, student.get(tok, "decode_bytes"), lists)
     got_text = many(student, student.get(tok, "decode"), lists,
                     describe=lambda row: f"decode({show(row[0])})")
     failures = Failures()
-    for ids, raw, text in zip(lists, got_bytes, got_text):
-        want_raw, want_text = expected_tok.decode_bytes(ids), expected_tok.decode(ids)
+    for ids, raw, text, want_raw, want_text in zip(lists, got_bytes, got_text, wants_raw,
+                                                   wants_text):
         shown = versus(raw, want_raw) if raw is not None else "something else than bytes"
         failures.check(raw == want_raw, lambda: f"decode_bytes({show(ids)}) returned {shown}")
         failures.check(type(text) is str and text == want_text,
@@ -402,19 +410,29 @@ def long_text(seed: int, size: int, plain: bool = False) -> str:
     return "".join(parts)[:size]
 
 
+# The timing runs of the first two turns, the most a linear encoder needs (``growth``).
+@ahead(lambda: [(5000 + 100 * turn, FACTOR) for turn in range(2)]
+               + [(5050 + 100 * turn, 1) for turn in range(2)])
+def timing_case(seed: int, count: int, plain: bool = False) -> tuple[list, list, list]:
+    """A timing run's pieces, its texts (the pieces, or them joined when ``count`` is 1),
+    and GPT-2's IDs of each text."""
+    pieces = [long_text(seed + i, SMALL, plain) for i in range(FACTOR)]
+    texts = pieces if count > 1 else ["".join(pieces)]
+    tok = reference_gpt2()
+    return pieces, texts, [tok.encode_ordinary(text) for text in texts]
+
+
 @pytest.mark.points(1)
 def test_encode_linear_time(student, spawn):
     """encode_ordinary takes time proportional to the length of the text"""
     tok = student_gpt2(student)
     encode = student.get(tok, "encode_ordinary")
-    expected_tok = reference_gpt2()
     charged_by = "the ID tests"
     own = Own(spawn, HASH_SEED, charged_by)
 
     def run(seed: int, count: int, plain: bool) -> Run:
         # a single run encodes the pieces joined, and its IDs are theirs joined
-        pieces = [long_text(seed + i, SMALL, plain) for i in range(FACTOR)]
-        texts = pieces if count > 1 else ["".join(pieces)]
+        pieces, texts, wants = timing_case(seed, count, plain)
 
         def yours(other) -> list:  # the single run's text is the pieces joined
             outputs = many(other, other.get(student_gpt2(other), "encode_ordinary"), pieces)
@@ -423,7 +441,7 @@ def test_encode_linear_time(student, spawn):
         def judge(got: object) -> None:
             check(type(got) is list and len(got) == count,
                   lambda: f"{count} encode_ordinary calls gave {show(got)}")
-            if all(ids == expected_tok.encode_ordinary(text) for text, ids in zip(texts, got)):
+            if got == wants:
                 return
             if count > 1:  # the baseline run: its deviation needs the gate only (``Own``)
                 own.gate()

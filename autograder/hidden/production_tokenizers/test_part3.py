@@ -33,6 +33,7 @@ there); a trainer exact there and wrong only at the timing sizes (a short cut) f
 import pytest
 
 from autograder.sandbox import StudentError
+from autograder.suite.ahead import ahead
 from autograder.suite.checks import (
     Failures,
     check,
@@ -227,21 +228,39 @@ def timed_training(student, own: Own, corpus: tuple[str, ...], target: int, wher
                lambda handle: student.get(handle, None), judge)
 
 
+# The timing runs of the first two turns, the most an efficient trainer needs (``growth``).
+@ahead(lambda: [(1 + 2 * turn, FEW) for turn in range(2)]
+               + [(2 + 2 * turn, MANY) for turn in range(2)])
+def merge_case(block: int, merges: int) -> tuple[tuple[str, ...], int, tuple]:
+    """A run of ``merge_cost``: the Zipf corpus moved ``block`` blocks up, its target, and
+    the reference's training moved the same way."""
+    target = base_size(zipf_corpus()) + merges
+    vocab, pairs = reference(zipf_corpus(), target)
+    return relabel(zipf_corpus(), block), target, (relabel(vocab, block), relabel(pairs, block))
+
+
+@ahead(lambda: [(70 + 2 * turn, 1) for turn in range(2)]
+               + [(71 + 2 * turn, COPIES) for turn in range(2)])
+def duplication_case(seed: int, copies: int) -> tuple[tuple[str, ...], int, tuple]:
+    """A run of the duplication test: a random corpus repeated ``copies`` times, its target
+    and the reference's training."""
+    corpus = uniform_corpus(seed) * copies
+    target = base_size(corpus) + 40
+    return corpus, target, reference(corpus, target)
+
+
 def merge_cost(student, spawn) -> tuple[float, float, float]:
     """``(ratio, seconds for FEW merges, seconds for MANY)``, measured once per worker."""
     key = ("p13", "merge cost")
     if key not in student.cache:
-        base = base_size(zipf_corpus())
         own = Own(spawn, HASH_SEED, CHARGED_BY)
 
         def run(block: int, merges: int) -> Run:
-            vocab, pairs = reference(zipf_corpus(), base + merges)
-            corpus = relabel(zipf_corpus(), block)
+            corpus, target, expected = merge_case(block, merges)
             return timed_training(
-                student, own, corpus, base + merges,
+                student, own, corpus, target,
                 f"a corpus of 2,000 distinct words with vocab_size=base+{merges}",
-                (relabel(vocab, block), relabel(pairs, block)), (corpus, base + merges),
-                baseline=merges == FEW)
+                expected, (corpus, target), baseline=merges == FEW)
 
         student.cache[key] = growth_or_plain(
             student, lambda plain: (lambda turn: run(1 + 2 * turn, FEW),
@@ -286,12 +305,10 @@ def test_training_time_ignores_duplication(student, spawn):
 
     def run(seed: int, copies: int) -> Run:
         # the invariant: the corpus repeated trains as the corpus once
-        once = uniform_corpus(seed)
-        corpus = once * copies
-        target = base_size(corpus) + 40
+        corpus, target, expected = duplication_case(seed, copies)
         where = f"a random corpus{f' repeated {copies} times' if copies > 1 else ''}"
-        return timed_training(student, own, corpus, target, where, reference(corpus, target),
-                              (once, target), baseline=copies == 1)
+        return timed_training(student, own, corpus, target, where, expected,
+                              (uniform_corpus(seed), target), baseline=copies == 1)
 
     ratio, once, copied = growth_or_plain(
         student, lambda plain: (lambda turn: run(70 + 2 * turn, 1),

@@ -72,10 +72,10 @@ BERT_RANDOM = by_size(
 
 def check_pretokenized(texts: list[str], got_all: list) -> None:
     for text, got in zip(texts, got_all):
-        what = f"bert_pretokenize({show(text)})"
+        what = lambda: f"bert_pretokenize({show(text)})"  # noqa: E731 - written on failure
         got = expect_str_list(got, what)
         expected = ref.bert_pretokenize(text)
-        check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
+        check(got == expected, lambda: f"{what()} returned {versus(got, expected)}")
 
 
 def pretokenize_all(student, texts: list[str]) -> list:
@@ -119,10 +119,11 @@ def wordpiece(student, cases: list[tuple]) -> None:
 
     got_all = many(student, "wordpiece_tokenize", *columns, describe=describe)
     for (word, vocab, unk, limit), got in zip(cases, got_all):
-        what = f"wordpiece_tokenize({show(word)}, {show(vocab, 120)}, {show(unk)}, {show(limit)})"
+        what = lambda: (  # noqa: E731 - written on failure
+            f"wordpiece_tokenize({show(word)}, {show(vocab, 120)}, {show(unk)}, {show(limit)})")
         got = expect_str_list(got, what)
         expected = ref.wordpiece_tokenize(word, vocab, unk, limit)
-        check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
+        check(got == expected, lambda: f"{what()} returned {versus(got, expected)}")
 
 
 @pytest.mark.points(1)

@@ -72,20 +72,21 @@ def segment(student, cases: list[tuple[str, dict[str, float]]]) -> None:
                    [kept[id(p)] for _, p in cases],
                    describe=lambda row: f"unigram_segment({show(row[0])}, pieces)")
     for (text, pieces), got in zip(cases, got_all):
-        what = f"unigram_segment({show(text)}, {show(pieces, 120)})"
+        what = lambda: f"unigram_segment({show(text)}, {show(pieces, 120)})"  # noqa: E731
         got = expect_str_list(got, what)
         expected = ref.unigram_segment(text, pieces)
         check("".join(got) == view(text),
-              lambda: f"{what} returned {versus(got, expected)}: the pieces must spell '▁' + text "
-                      "with every space as '▁'")
+              lambda: f"{what()} returned {versus(got, expected)}: the pieces must spell '▁' + "
+                      "text with every space as '▁'")
         bad = [p for p in got if p not in pieces and len(p) != 1]
-        check(not bad, f"{what} returned {versus(got, expected)}: {show(bad[:1])} is neither "
-                       "a piece nor a single (unknown) character" if bad else "")
+        check(not bad, lambda: f"{what()} returned {versus(got, expected)}: {show(bad[:1])} is "
+                               "neither a piece nor a single (unknown) character")
         score = ref.unigram_score(got, pieces)
         best = best_score(text, pieces)
         check(abs(score - best) <= 1e-9,
-              f"{what} returned {versus(got, expected)}, which scores {show(score)}; the best "
-              f"segmentation scores {show(best)} (an unknown character scores min - 10)")
+              lambda: f"{what()} returned {versus(got, expected)}, which scores {show(score)}; "
+                      f"the best segmentation scores {show(best)} (an unknown character scores "
+                      "min - 10)")
 
 
 SEGMENT_EXAMPLES = [(t, TOY) for t in ["ab", "abc", "a b", "abxc", "xy", "", " ", "a  b", " ab ",

@@ -248,7 +248,7 @@ def test_encode_matches_reference(student):
     """encode gives one ID per character; unknown characters give 0"""
     for (vocab, text), got in zip(CASES, encode_cases(student, CASES)):
         expected = ref.CharTokenizer(vocab).encode(text)
-        got = expect_ids(got, f"encode({show(text)})")
+        got = expect_ids(got, lambda: f"encode({show(text)})")
         check(got == expected,
               lambda: f"with vocabulary {show(vocab)}, encode({show(text)}) returned "
                       f"{versus(got, expected)}")
@@ -268,12 +268,12 @@ def round_trip_cases(student, cases, check_ids: bool = True) -> None:
         ids = many(student, encode, toks, texts_,
                    describe=lambda row: f"encode({show(row[1])})")
         for text, got in zip(texts_, ids):
-            expect_ids(got, f"encode({show(text)})")
+            expect_ids(got, lambda: f"encode({show(text)})")
         back = many(student, decode, toks, ids, describe=lambda row: f"decode({show(row[1])})")
     else:
         back = decode_of_encode(student, encode, decode, toks, texts_)
     for (vocab, text), got in zip(cases, back):
-        got = expect_str(got, f"decode(encode({show(text)}))")
+        got = expect_str(got, lambda: f"decode(encode({show(text)}))")
         check(got == text, lambda: f"with vocabulary {show(vocab)}, decode(encode({show(text)})) "
                                    f"returned {show(got)}")
 
@@ -321,7 +321,7 @@ def test_decode_matches_reference(student):
                    describe=lambda row: f"decode({show(row[1])})")
     for (vocab, ids), got in zip(cases, got_all):
         expected = ref.CharTokenizer(vocab).decode(ids)
-        got = expect_str(got, f"decode({show(ids)})")
+        got = expect_str(got, lambda: f"decode({show(ids)})")
         check(got == expected,
               lambda: f"with vocabulary {show(vocab)}, decode({show(ids)}) returned "
                       f"{versus(got, expected)}")

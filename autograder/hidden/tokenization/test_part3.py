@@ -441,7 +441,7 @@ def test_vocab_after_training(student):
     check(merges == reference(tuple(HELLO), 1000).merges,
           "training a second time should start over: after train(corpus A) and then "
           "train(corpus B), merges should be the ones learned from B alone")
-    got = expect_ids(student.method(tok, "encode", text), f"encode({show(text)})")
+    got = expect_ids(student.method(tok, "encode", text), lambda: f"encode({show(text)})")
     expected = reference(tuple(HELLO), 1000).encode(text)
     check(got == expected,
           lambda: f"after training on one corpus, encoding {show(text)}, and training on "
@@ -585,7 +585,7 @@ def test_encode_matches_reference(student, trained):
                        describe=lambda row: f"encode({show(row[0])})")
         for text, got in zip(cases, got_all):
             with failures.case():
-                got = expect_ids(got, f"encode({show(text)})")
+                got = expect_ids(got, lambda: f"encode({show(text)})")
                 expected = expected_ids(merges, vocab, text)
                 check(got == expected, lambda: f"after training on {label}, encode({show(text)}) "
                       f"returned {versus(got, expected)} ({OWN_STATE})")
@@ -603,12 +603,12 @@ def round_trip_cases(student, label: str, tok, alphabet: str, cases: list[str],
     if check_ids:
         ids = many(student, encode, cases, describe=lambda row: f"encode({show(row[0])})")
         for text, got in zip(cases, ids):
-            expect_ids(got, f"encode({show(text)})")
+            expect_ids(got, lambda: f"encode({show(text)})")
         back = many(student, decode, ids, describe=lambda row: f"decode({show(row[0])})")
     else:
         back = decode_of_encode(student, encode, decode, None, cases)
     for text, got in zip(cases, back):
-        got = expect_str(got, f"decode(encode({show(text)}))")
+        got = expect_str(got, lambda: f"decode(encode({show(text)}))")
         expected = " ".join("".join(c if c in alphabet else UNK for c in word)
                             for word in text.split())
         check(got == expected, lambda: f"after training on {label}, decode(encode({show(text)})) "

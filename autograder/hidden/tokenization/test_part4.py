@@ -245,7 +245,7 @@ def test_merge_pair(student):
                    describe=lambda row: f"merge_pair({show(row[0])}, {show(row[1])})")
     for (tokens, pair), got in zip(MERGE_CASES, got_all):
         expected = ref.merge_pair(tokens, pair)
-        got = expect_str_list(got, f"merge_pair({show(tokens)}, {show(pair)})")
+        got = expect_str_list(got, lambda: f"merge_pair({show(tokens)}, {show(pair)})")
         check(got == expected,
               lambda: f"merge_pair({show(tokens)}, {show(pair)}) returned {show(got)}, "
                       f"expected {show(expected)}")
