@@ -129,3 +129,43 @@ def test_every_description_crosses_the_pipe_and_keeps_shared_constants(tmp_path,
                 for n in assignment.shared_names]
     with Worker(assignment, code, other, timeout=30) as worker:
         assert worker.call("probe") == expected
+
+
+def _char_state(server: standin.ReferenceServer, chars: list[str]) -> object:
+    """A ``CharTokenizer``'s public state as the worker sends it (the pipe's tags)."""
+    tok = server.classes["CharTokenizer"](chars)
+    return json.loads(json.dumps(server._encode(standin.public_state(tok))))
+
+
+def _method(server: standin.ReferenceServer, name: str, state: object, *args) -> dict:
+    request = {"ref": "method", "cls": "CharTokenizer", "name": name, "args": list(args),
+               "kwargs": [], "state": state}
+    return server.serve(request)["ref_ok"]
+
+
+def test_an_object_state_is_decoded_once_and_each_call_gets_a_fresh_copy(monkeypatch):
+    """``ReferenceServer._rebuild``: a stand-in object's state comes with each call of its
+    methods. It is decoded once, by what was sent; each call gets its own copy (a method
+    that changes its object in place changes nothing for the next call); a call that
+    leaves the state as it was sends back what came, else the new state."""
+    server = standin.ReferenceServer(TOKENIZATION, 5)  # parts 2 and 4 are the reference's
+    state = _char_state(server, list("abc"))
+    decoded = []
+    decode = server._decode
+    monkeypatch.setattr(server, "_decode", lambda value, depth=0: (
+        decoded.append(depth) if value == state else None, decode(value, depth))[1])
+    first = _method(server, "encode", state, "cab")
+    again = _method(server, "encode", json.loads(json.dumps(state)), "ba")
+    assert (first["value"], again["value"]) == ([3, 1, 2], [2, 1])
+    assert first["state"] is state and decoded == [0]  # one decoding of the state
+
+    cls = server.classes["CharTokenizer"]
+    monkeypatch.setattr(cls, "encode", lambda self, text: (self.vocab.append(text),
+                                                            len(self.vocab))[1])
+    grown = [_method(server, "encode", state, "z") for _ in range(2)]
+    assert [reply["value"] for reply in grown] == [5, 5]  # not 5, then 6
+    assert grown[0]["state"] != state
+    assert server._decode(grown[0]["state"])["vocab"] == ["<UNK>", "a", "b", "c", "z"]
+
+    built = _method(server, "build_vocab", state, ["xy"])
+    assert server._decode(built["state"])["vocab"] == ["<UNK>", "x", "y"]

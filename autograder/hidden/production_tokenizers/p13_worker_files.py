@@ -7,7 +7,8 @@ to its user, under the worker's own ``/tmp`` at every isolation level), then
 
 GPT-2's encoder and merges (100,000 values) are sent as two JSON texts and parsed by the
 worker's ``json`` (``gpt2_in_worker``): a third of the cost of sending them as values,
-whose every element the pipe's encoding visits in Python. The merges text is one JSON
+whose every element the pipe's encoding visits in Python. The texts are written once per
+batch, in the zygote (``p13_inputs.gpt2_texts``). The merges text is one JSON
 object with repeated keys, read with ``object_pairs_hook=list``: a list of
 ``(left, right)`` tuples in rank order.
 
