@@ -147,7 +147,8 @@ def test_an_object_state_is_decoded_once_and_each_call_gets_a_fresh_copy(monkeyp
     """``ReferenceServer._rebuild``: a stand-in object's state comes with each call of its
     methods. It is decoded once, by what was sent; each call gets its own copy (a method
     that changes its object in place changes nothing for the next call); a call that
-    leaves the state as it was sends back what came, else the new state."""
+    leaves the state as it was sends back None (the worker's object stays as it is), else
+    the new state."""
     server = standin.ReferenceServer(TOKENIZATION, 5)  # parts 2 and 4 are the reference's
     state = _char_state(server, list("abc"))
     decoded = []
@@ -157,7 +158,7 @@ def test_an_object_state_is_decoded_once_and_each_call_gets_a_fresh_copy(monkeyp
     first = _method(server, "encode", state, "cab")
     again = _method(server, "encode", json.loads(json.dumps(state)), "ba")
     assert (first["value"], again["value"]) == ([3, 1, 2], [2, 1])
-    assert first["state"] is state and decoded == [0]  # one decoding of the state
+    assert first["state"] is None and decoded == [0]  # unchanged; one decoding
 
     cls = server.classes["CharTokenizer"]
     monkeypatch.setattr(cls, "encode", lambda self, text: (self.vocab.append(text),
@@ -169,3 +170,29 @@ def test_an_object_state_is_decoded_once_and_each_call_gets_a_fresh_copy(monkeyp
 
     built = _method(server, "build_vocab", state, ["xy"])
     assert server._decode(built["state"])["vocab"] == ["<UNK>", "x", "y"]
+
+
+def test_a_stand_in_object_changed_by_the_student_sends_its_new_state(tmp_path):
+    """``worker.Channel.state_of`` remembers an object's encoded state by the state's own
+    bytes, so a change the student's code makes to the object, in place or not, reaches
+    the reference at the next call; a state it cannot remember (a student's object in it)
+    is sent as before."""
+    from security.hostile import submission
+
+    code = submission(tmp_path, """
+        class Mine:
+            pass
+
+        def probe():
+            tok = CharTokenizer(["a", "b"])
+            seen = [tok.encode("ab"), tok.encode("ab")]
+            tok.char_to_id["a"] = 2  # in place
+            seen.append(tok.encode("ab"))
+            tok.char_to_id = {"<UNK>": 0, "a": 1, "b": 1}  # a new value
+            seen.append(tok.encode("ab"))
+            tok.extra = Mine()  # not plain: left out of the state
+            seen.append(tok.encode("ba"))
+            return seen
+    """)
+    with Worker(TOKENIZATION, code, part=5, timeout=30) as worker:
+        assert worker.call("probe") == [[1, 2], [1, 2], [2, 2], [1, 1], [1, 1]]

@@ -21,8 +21,9 @@ The interface is narrow on purpose:
   parts' answer constants (``Q1_…``) are not sent at all.
 - ``serve(request)`` runs one function, or one method or property of a class on an
   object rebuilt from the *public* plain-data state the worker sent, and returns plain
-  data, the object's new public state, or an object of a reference class as
-  ``{"__object__": class name, "state": …}``. Anything else cannot cross.
+  data, the object's new public state (None when the call left it as it came), or an
+  object of a reference class as ``{"__object__": class name, "state": …}``. Anything
+  else cannot cross.
 
 Private attributes (``_word_cache``) never cross: the reference must treat them as
 caches it can rebuild. Nothing here trusts the request: names are checked against the
@@ -166,7 +167,7 @@ class ReferenceServer:
         else:
             raise RefError(f"{name!r} cannot be used that way")
         if frozen is not None and _frozen(_public(obj)) == frozen:
-            return {"value": self._encode(value), "state": sent}  # unchanged: what came
+            return {"value": self._encode(value), "state": None}  # left as it came
         return {"value": self._encode(value), "state": self._encode(public_state(obj))}
 
     def _rebuild(self, cls: type, state: object) -> tuple[object, bytes | None]:
@@ -177,7 +178,8 @@ class ReferenceServer:
         one of its methods, mostly unchanged, and decoding it value by value in Python
         cost Part 6 seconds per grading when it is served a Part 4 tokenizer. So each state
         decoded is kept frozen, by the bytes of what was sent, and thawed into a fresh copy
-        for each call; and a call that leaves it as it was sends back what came."""
+        for each call; and a call that leaves it as it was sends back None (the worker keeps
+        its object as it is)."""
         sent = _frozen(state)
         frozen = self._decoded.get(sent) if sent is not None else None
         if frozen is None:

@@ -5,9 +5,10 @@ Started cold, ``python -m pytest`` spends about half a second before its first t
 (imports 0.3 s, the hidden tests' modules and their reference inputs 0.1 s, collection);
 a fork of this process starts its first test in milliseconds. The zygote also makes the
 calls the hidden tests list ``ahead`` (``ahead.py``: seeded inputs and the reference's
-answers on them, the same in every grading), so each fork starts with them in memory. Nothing else changes: the
-run is the same ``pytest.main`` with the same options, in a process of its own, under
-the same limits, and it starts the submission's sandboxed workers as a cold one would.
+answers on them, the same in every grading), so each fork starts with them in memory.
+Nothing else changes: the run is the same ``pytest.main`` with the same options, in a
+process of its own, under the same limits, and it starts the submission's sandboxed
+workers as a cold one would.
 
 Trust. The zygote runs only the grader's code and never sees a submission: a request
 holds the run's pytest options, working folder, stderr file and limits, all chosen by
