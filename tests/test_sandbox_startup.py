@@ -150,3 +150,18 @@ def test_a_short_timeout_still_grades(tmp_path):
     path.write_text("class Tokenizer:\n    pass\n", encoding="utf-8")
     result = grade_file(path, "short", assignment=TOKENIZATION, timeout=30)
     assert result["status"] == "graded", result
+
+
+def test_the_worker_starts_from_bytecode_its_own_interpreter_made():
+    """``limits.program``: the worker's interpreter compiles the worker once per process,
+    and each worker reads that bytecode (a third of its start was compiling); an
+    interpreter that cannot make it gets the source, as before."""
+    python = limits.isolation()[1]
+    flags, code = limits.program(python)
+    assert flags[0] == "-c" and code != limits.WORKER_SOURCE
+    done = subprocess.run([python, *limits.WORKER_FLAGS, "-c",
+                           "import marshal,sys;c=marshal.loads(sys.stdin.buffer.read());"
+                           "print(c.co_filename, 'confine' in c.co_names)"],
+                          input=code, capture_output=True, text=False)
+    assert done.stdout.split() == [b"<worker>", b"True"], done.stderr
+    assert limits.program("/bin/false") == (["-"], limits.WORKER_SOURCE)

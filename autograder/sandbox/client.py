@@ -272,7 +272,7 @@ class Worker:
         os.close(from_worker_w)
         # The worker's program arrives on its standard input, then EOF.
         with contextlib.suppress(OSError):
-            self.process.stdin.write(limits.WORKER_SOURCE)
+            self.process.stdin.write(limits.program(limits.isolation()[1])[1])
         self.process.stdin.close()
 
     def _spawn(self, to_worker_r: int, from_worker_w: int) -> subprocess.Popen:

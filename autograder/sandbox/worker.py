@@ -4,9 +4,10 @@ Longer than most files here for one reason: this file is the worker's whole prog
 sent on its standard input, so the stand-ins it builds cannot live in a module of
 their own.
 
-Started by ``client.Worker`` as ``python -s -S -P - IN_FD OUT_FD SETUP``
-(``limits.WORKER_FLAGS``: its hash seed is the grader's), so it needs no readable copy of
-the grader. ``SETUP`` is JSON: the folders to cover and the user to
+Started by ``client.Worker`` as ``python -s -S -P -c BOOT IN_FD OUT_FD SETUP``
+(``limits.WORKER_FLAGS``: its hash seed is the grader's; ``BOOT`` runs this file's
+bytecode, which the same interpreter made, from standard input: ``limits.program``), so it
+needs no readable copy of the grader. ``SETUP`` is JSON: the folders to cover and the user to
 become (see ``confine``) and the resource limits. It applies them all, says *ready* (so
 that the scorer can tell a sandbox that does not start on this machine from student
 code that crashes), and only then reads one *load* message: a description of the other

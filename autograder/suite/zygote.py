@@ -60,7 +60,7 @@ import time
 import traceback
 from pathlib import Path
 
-from autograder.sandbox import cleanup
+from autograder.sandbox import cleanup, limits
 
 MAX_REQUEST = 1 << 16  # bytes of one request
 PRELOAD_THREADS = 120.0  # seconds a hidden test module's loading thread may take
@@ -102,8 +102,10 @@ def preload(folder: Path) -> None:
     for thread in threading.enumerate():
         if thread is not threading.main_thread():
             thread.join(timeout=PRELOAD_THREADS)
-    # The seeded inputs and reference answers every grading uses (``ahead.py``).
+    # The seeded inputs and reference answers every grading uses (``ahead.py``), and the
+    # workers' bytecode.
     ahead.fill()
+    limits.warm_program()
 
 
 def _pytest(request: dict) -> int:
