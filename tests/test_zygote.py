@@ -324,3 +324,23 @@ def test_a_zygote_lost_while_grading_is_a_grading_error(tmp_path):
     plain.write_text("class Tokenizer:\n    pass\n", encoding="utf-8")
     again = runner.grade_file(plain, "y", assignment=TOKENIZATION, timeout=60)
     assert again["status"] == "graded", again
+
+
+def test_a_call_ahead_is_found_however_its_arguments_are_written():
+    """``ahead``: a call is known by its arguments bound to the parameters, defaults
+    filled in, so a test that writes a default out (or names an argument) still finds the
+    value made first, the zygote's in a grading (``functools.cache`` would make it again)."""
+    from autograder.suite import ahead
+
+    made = []
+
+    @ahead.ahead([(1, 2)])
+    def case(seed, count, plain=False):
+        made.append((seed, count, plain))
+        return [seed, count, plain]
+
+    first = case(1, 2)
+    assert case(1, 2, False) is case(1, count=2) is first
+    assert made == [(1, 2, False)]
+    assert case(1, 2, plain=True) == [1, 2, True]
+    assert made == [(1, 2, False), (1, 2, True)]

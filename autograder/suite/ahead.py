@@ -8,7 +8,9 @@ function: it is ``functools.cache``d, and the zygote calls it with each of the a
 given, once, after it has imported the hidden tests (``fill``). Every fork then starts
 with those values in memory. A call with other arguments is computed and cached in the
 fork, as before, and a scoring process that no zygote forked computes on first call: the
-values are the same either way, only where they are computed changes.
+values are the same either way, only where they are computed changes. A call is known by
+its arguments bound to the function's parameters, defaults filled in, so ``f(1, 2)`` listed
+ahead is found by ``f(1, 2, False)`` or ``f(1, b=2)`` in a test.
 
 Only the grader's own data may be computed ahead (the zygote never sees a submission),
 and only what nearly every grading uses: the zygote pays for it once per batch even if no
@@ -17,6 +19,7 @@ grading asks.
 
 import contextlib
 import functools
+import inspect
 from collections.abc import Callable, Iterable
 
 # What ``fill`` calls: one entry per decorated function.
@@ -28,7 +31,18 @@ def ahead(calls: Iterable[tuple] | Callable[[], Iterable[tuple]] = ((),)) -> Cal
     ``calls`` (or of what ``calls()`` gives, if it must wait for other modules)."""
 
     def decorate(func: Callable) -> Callable:
-        cached = functools.cache(func)
+        signature = inspect.signature(func)
+        values: dict[tuple, object] = {}
+
+        @functools.wraps(func)
+        def cached(*args: object, **kwargs: object) -> object:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            key = (*bound.args, *sorted(bound.kwargs.items()))
+            if key not in values:
+                values[key] = func(*args, **kwargs)
+            return values[key]
+
         arguments = calls if callable(calls) else (lambda: list(calls))
         _PENDING.append((cached, arguments))
         return cached
