@@ -1,6 +1,6 @@
 """How a worker is confined, and what each level promises (the threat model).
 
-(About 490 lines on purpose: every level's promise and the code that keeps it sit in
+(About 520 lines on purpose: every level's promise and the code that keeps it sit in
 one file, so the threat model can be read and checked in one place.)
 
 Student code is hostile. It runs only in workers; a worker holds one part of one

@@ -28,6 +28,9 @@ The interface is narrow on purpose:
 Private attributes (``_word_cache``) never cross: the reference must treat them as
 caches it can rebuild. Nothing here trusts the request: names are checked against the
 description, values are decoded from plain data only, and the caller bounds the time.
+
+(A little over 300 lines: the server and the coding of the values it serves change
+together.)
 """
 
 import builtins
