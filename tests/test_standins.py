@@ -196,3 +196,40 @@ def test_a_stand_in_object_changed_by_the_student_sends_its_new_state(tmp_path):
     """)
     with Worker(TOKENIZATION, code, part=5, timeout=30) as worker:
         assert worker.call("probe") == [[1, 2], [1, 2], [2, 2], [1, 1], [1, 1]]
+
+
+def test_a_stand_in_object_passed_to_the_reference_arrives_as_the_object():
+    """An argument that is a stand-in object (``{"__object__": ...}``) reaches the reference
+    as an object of its class, rebuilt from its state, however states are kept."""
+    server = standin.ReferenceServer(TOKENIZATION, 6)  # Part 5's functions are served
+    arg = {"__object__": "CharTokenizer", "state": _char_state(server, list("abc"))}
+    request = {"ref": "call", "name": "tokenize_dataset", "args": [["cab", "ba"], arg],
+               "kwargs": []}
+    assert server.serve(request) == {"ref_ok": {"value": [[3, 1, 2], [2, 1]]}}
+
+
+def test_remembered_states_stay_small_when_each_call_brings_a_new_one():
+    """Both ends remember object states by bytes, within a bound: a big stand-in whose
+    public state changes before each call (a counter the student keeps on it) does not
+    fill the worker's memory (an eighth of its submission's: 64 such states of 40,000
+    characters, kept, held 1.3 GB) nor the scoring process's (``standin.KEPT_BYTES``)."""
+    from autograder.sandbox import worker
+
+    class Tok:
+        pass
+
+    channel = worker.Channel(-1, -1)
+    tok = Tok()
+    tok.vocab = [chr(0x4E00 + i) for i in range(40_000)]
+    for i in range(64):
+        tok.calls = i
+        assert channel.state_of(tok) == {"__dict__": [["vocab", tok.vocab], ["calls", i]]}
+    assert 0 < sum(map(len, channel.states)) <= channel.STATE_BYTES
+    assert channel.state_of(tok) is channel.state_of(tok)  # the last one is remembered
+
+    server = standin.ReferenceServer(TOKENIZATION, 5)
+    for i in range(12):
+        state = {"__dict__": [["vocab", list(range(200_000))], ["calls", i]]}
+        _method(server, "build_vocab", state, ["ab"])
+    held = sum(len(k) + len(v) for k, v in server._decoded.items())
+    assert 0 < held <= standin.KEPT_BYTES

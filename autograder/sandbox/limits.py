@@ -63,6 +63,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -298,11 +299,21 @@ _COMPILE = ("import marshal,sys;sys.stdout.buffer.write(marshal.dumps(compile("
             "sys.stdin.buffer.read(),'<worker>','exec')))")
 
 
-@cache
+_PROGRAM_LOCK = threading.Lock()
+
+
 def program(python: str) -> tuple[list[str], bytes]:
     """How ``python`` reads the worker's program, and the program: its bytecode, made
     once per process by ``python`` itself (the format is the interpreter's own); else
-    the source, read from standard input."""
+    the source, read from standard input. One answer per process, even when the scoring
+    process's threads start their workers at once (a worker is started with the flags of
+    one answer and fed the program of the same)."""
+    with _PROGRAM_LOCK:
+        return _program(python)
+
+
+@cache
+def _program(python: str) -> tuple[list[str], bytes]:
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         done = subprocess.run([python, *WORKER_FLAGS, "-c", _COMPILE], input=WORKER_SOURCE,
                               capture_output=True, timeout=30, env=worker_env())

@@ -97,6 +97,7 @@ class ReferenceServer:
                 self.values[name] = value
         self.members = {name: self._members(cls) for name, cls in self.classes.items()}
         self._decoded: dict[bytes, bytes] = {}  # state sent -> decoded (``_rebuild``)
+        self._kept = 0  # their bytes
 
     # --- what the worker is told ------------------------------------------------------
 
@@ -181,8 +182,9 @@ class ReferenceServer:
         one of its methods, mostly unchanged, and decoding it value by value in Python
         cost Part 6 seconds per grading when it is served a Part 4 tokenizer. So each state
         decoded is kept frozen, by the bytes of what was sent, and thawed into a fresh copy
-        for each call; and a call that leaves it as it was sends back None (the worker keeps
-        its object as it is)."""
+        for each call; and a call that leaves it as it was sends back None: the worker keeps
+        its object as it is, the same values (a list the student holds stays that list; a
+        new state arrives as fresh copies, a frozenset as a set, as it always did)."""
         sent = _frozen(state)
         frozen = self._decoded.get(sent) if sent is not None else None
         if frozen is None:
@@ -191,10 +193,12 @@ class ReferenceServer:
                     type(k) is str and not k.startswith("_") for k in decoded):
                 raise RefError("malformed object state")
             frozen = _frozen(decoded) if sent is not None else None
-            if frozen is not None:
-                if len(self._decoded) >= KEPT_STATES:
-                    self._decoded.pop(next(iter(self._decoded)))  # the oldest
+            if frozen is not None and len(sent) + len(frozen) <= KEPT_BYTES:
+                while self._decoded and self._kept + len(sent) + len(frozen) > KEPT_BYTES:
+                    oldest = next(iter(self._decoded))  # the oldest goes first
+                    self._kept -= len(oldest) + len(self._decoded.pop(oldest))
                 self._decoded[sent] = frozen
+                self._kept += len(sent) + len(frozen)
         obj = object.__new__(cls)
         vars(obj).update(marshal.loads(frozen) if frozen is not None else decoded)
         return obj, frozen
@@ -224,7 +228,7 @@ class ReferenceServer:
                         for k, v in inner}
                 return made if tag == "__dict__" else Counter(made)
             if tag == "__object__" and type(inner) is str and inner in self.classes:
-                return self._rebuild(self.classes[inner], value.get("state"))
+                return self._rebuild(self.classes[inner], value.get("state"))[0]
         raise RefError("only plain data and the reference's own objects can be passed")
 
     @staticmethod
@@ -264,15 +268,18 @@ class ReferenceServer:
 
 
 
-# Object states kept decoded (``ReferenceServer._rebuild``): the tokenizers one test uses.
-KEPT_STATES = 16
+# Bytes of the object states kept decoded (``ReferenceServer._rebuild``), what was sent
+# and what it decoded to: the tokenizers one test uses, and a bound on what a worker that
+# sends a new state with each call can make this process hold.
+KEPT_BYTES = 8 << 20
 
 
 def _frozen(value: object) -> bytes | None:
     """``value`` as bytes that only the same plain data gives, or None if it holds anything
     else (a ``Counter``, an object). ``marshal`` (format 2: no back-references, so the bytes
-    do not depend on how the values are shared) writes only the builtin types and rebuilds
-    them as they were; it is used only on data this process decoded or made itself."""
+    do not depend on how the values are shared) writes only builtin types and rebuilds them
+    as they were. It writes what the worker sent (JSON's types: the key of a state) and
+    what this process decoded; only bytes written here are ever read back."""
     try:
         return marshal.dumps(value, 2)
     except ValueError:

@@ -27,6 +27,7 @@ re-validates every reply and measures time itself. This file imports only the st
 library, so it runs without the rest of the grader.
 """
 
+import _thread
 import builtins
 import collections
 import contextlib
@@ -427,7 +428,7 @@ class Channel:
     """
 
     MEMO_ENTRIES = 200_000
-    STATES = 64  # encoded object states remembered (``state_of``)
+    STATE_BYTES = 1 << 20  # marshal bytes of the object states remembered (``state_of``)
     closed = False  # set in a dry run's forked copy (see ``survives``)
 
     def __init__(self, in_fd: int, out_fd: int) -> None:
@@ -437,6 +438,7 @@ class Channel:
         self.lock = threading.Lock()
         self.memo: dict = {}
         self.states: dict[bytes, object] = {}
+        self.state_bytes = 0
         self.classes: dict[str, type] = {}  # reference class name -> class standing in
         self.owners: dict[type, str] = {}
 
@@ -544,9 +546,13 @@ class Channel:
 
         The state (a tokenizer's vocabulary: hundreds of values) goes with every call of
         one of the object's methods, mostly unchanged, and encoding it value by value took
-        a millisecond per call. ``marshal`` writes only exact builtin types, the same bytes
-        only for the same data, at C speed; a state it cannot write (a student's object in
-        it) is encoded each time."""
+        a millisecond per call. ``marshal`` writes builtin types at C speed, and for the
+        exact types that ``_public_state`` keeps, the same bytes only for the same data;
+        its bytes of some other objects (a numpy scalar, a ``bytearray``) can equal those
+        of other data, but such a state holds a value ``_public_state`` leaves out, so it
+        is never remembered. A state marshal cannot write, or over ``STATE_BYTES``, is
+        encoded each time; all that is remembered stays under ``STATE_BYTES`` of marshal
+        bytes (a worker has an eighth of its submission's memory)."""
         import marshal
 
         try:
@@ -556,9 +562,14 @@ class Channel:
             return self.encode(_public_state(obj))
         found = self.states.get(key)
         if found is None:
-            if len(self.states) >= self.STATES:
-                self.states.clear()
-            found = self.states[key] = self.encode(_public_state(obj))
+            state = _public_state(obj)
+            found = self.encode(state)
+            if len(key) <= self.STATE_BYTES and len(state) == len(raw):  # all of it plain
+                if self.state_bytes + len(key) > self.STATE_BYTES:
+                    self.states.clear()
+                    self.state_bytes = 0
+                self.states[key] = found
+                self.state_bytes += len(key)
         return found
 
 
@@ -975,24 +986,73 @@ LAZY_PACKAGES = ("numpy",)
 
 
 class LazyPackages:
-    """A finder that puts a lazy loader on the packages of ``LAZY_PACKAGES``:
-    ``import numpy as np`` binds the module at once, and its code runs at the first use
-    of one of its attributes (``importlib.util.LazyLoader``); ``from numpy import x``
-    runs it at once. A submission's imports run in every worker of its grading (eight of
-    them), and most parts never touch numpy: importing it in each cost about 0.75 s of
-    CPU per grading. A package that is missing still fails at the import statement."""
+    """A finder that gives the packages of ``LAZY_PACKAGES`` a lazy loader: ``import numpy
+    as np`` binds the module at once, and its code runs at the first read of one of its
+    attributes; ``from numpy import x`` runs it at once. A submission's imports run in
+    every worker of its grading (eight of them), and most parts never touch numpy:
+    importing it in each cost about 0.75 s of CPU per grading. A package that is missing
+    still fails at the import statement; one whose code fails raises at its first use.
+
+    Not ``importlib.util.LazyLoader``: before Python 3.12.3 two threads that use the module
+    first at the same time both run its code, and numpy then fails in both. Here the first
+    reader runs it under a lock that every other thread waits for (``_LazyModule``). One
+    case still differs from an eager import: a thread that imports a submodule
+    (``import numpy.linalg``) while another is the first to read the package can wait on
+    it for ever, each holding what the other needs."""
 
     @staticmethod
     def find_spec(name: str, path=None, target=None):
         if name not in LAZY_PACKAGES:
             return None
         import importlib.machinery
-        import importlib.util
 
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is not None and spec.loader is not None:
-            spec.loader = importlib.util.LazyLoader(spec.loader)
+            spec.loader = _LazyLoader(spec.loader)
         return spec
+
+
+class _LazyLoader:
+    """The package's own loader, with the running of its code put off (``_LazyModule``)."""
+
+    def __init__(self, loader) -> None:
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        module.__spec__.loader = module.__loader__ = self.loader
+        module.__class__ = _LazyModule
+
+
+# Held while a lazy package's code runs; re-entrant, since that code reads the package.
+_LAZY_LOCK = _thread.RLock()
+
+
+class _LazyModule(type(sys)):
+    """A package whose code has not run: the first attribute read runs it, under
+    ``_LAZY_LOCK``; the module is then a plain module again."""
+
+    def __getattribute__(self, attr: str):
+        with _LAZY_LOCK:
+            if type(self) is _LazyModule:  # not loaded yet: this thread loads it
+                self.__class__ = _Loading
+                try:
+                    type(sys).__getattribute__(self, "__loader__").exec_module(self)
+                finally:
+                    self.__class__ = type(sys)
+        return type(sys).__getattribute__(self, attr)
+
+
+class _Loading(type(sys)):
+    """A package whose code is running: the thread running it reads it freely (the lock is
+    re-entrant), any other waits until the code has run."""
+
+    def __getattribute__(self, attr: str):
+        with _LAZY_LOCK:
+            pass
+        return type(sys).__getattribute__(self, attr)
 
 
 if __name__ == "__main__":

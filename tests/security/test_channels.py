@@ -201,11 +201,19 @@ def test_numpy_is_bound_at_the_import_and_loaded_at_first_use(tmp_path):
             del sys.modules["numpy"]
             from numpy import uint16
             return [type(sys.modules["numpy"]).__name__, int(uint16(7))]
+        def in_threads():
+            import sys
+            from concurrent.futures import ThreadPoolExecutor
+            del sys.modules["numpy"]
+            import numpy
+            with ThreadPoolExecutor(3) as pool:  # three threads read it first, at once
+                return list(pool.map(lambda n: int(numpy.arange(n).sum()), range(6)))
     """)
     with Worker(TOKENIZATION, code, part=4, timeout=20) as worker:
         assert worker.call("merge_pair", [], ()) == ["_LazyModule", "module", 10, "numpy"]
         assert worker.call("missing") == "ModuleNotFoundError"
         assert worker.call("import_from") == ["module", 7]
+        assert worker.call("in_threads") == [0, 0, 1, 3, 6, 10]
 
 
 @pytest.mark.skipif(LEVEL != "drop", reason="the user pool is the drop level's wall")
