@@ -92,6 +92,18 @@ timing-stability: $(STAMP)
 	    $(PY) -m autograder.validity.timing_stability --assignment $$a --runs 30 || exit 1; fi; \
 	done
 
+## Budgets: the most CPU one request of each hidden test takes in correct work (the reference,
+## its timing variants, the catalogue's correct submissions), under 2 busy loops; writes
+## autograder/hidden/NAME/CALL_COSTS.json (autograder/validity/call_costs.py). Rerun after
+## changing a hidden test or the reference, and commit the file with them.
+.PHONY: call-costs
+call-costs: $(STAMP)
+	for a in $(A); do \
+	  rm -rf .call-costs && $(PY) -m tests.catalogue.write_correct $$a .call-costs >/dev/null \
+	  && $(PY) -m autograder.validity.call_costs --assignment $$a --runs 2 --load 2 \
+	     --also .call-costs/* || exit 1; \
+	done; rm -rf .call-costs
+
 ## Scale out: build autograder-NAME.zip for Gradescope (setup.sh, run_autograder, the engine,
 ## the assignment's hidden tests and reference).
 gradescope: $(STAMP)

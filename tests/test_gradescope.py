@@ -184,3 +184,21 @@ def test_gradescope_workers_run_with_the_chosen_hash_seed(bundle, tmp_path):
         reference_without(TOKENIZATION, 0)[0] + seed_bound)
     results = run_autograder(bundle, tmp_path)
     assert results["score"] == FULL, [t["name"] for t in results["tests"] if not t["score"]]
+
+
+def test_a_call_that_spins_is_stopped_by_its_cpu_budget_on_gradescope(bundle, tmp_path):
+    """The bundle carries the suite's ``CALL_COSTS.json``: Part 4's ``merge_pair`` looping
+    forever is stopped for its CPU time (``suite/budget.py``), not after the 5 s wall."""
+    spinning = textwrap.dedent("""
+
+        def merge_pair(tokens, pair):
+            while True:
+                pass
+        """)
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "tokenization.py").write_text(
+        reference_without(TOKENIZATION, 0)[0] + spinning)
+    results = run_autograder(bundle, tmp_path)
+    failed = {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
+    assert any("of CPU time, the most this test allows" in out for out in failed.values()), failed
+    assert all(name.startswith("Part 4:") for name in failed), failed

@@ -38,7 +38,7 @@ from autograder.suite.student import Student
 
 
 class State:
-    part, seconds, broken = 1, 0.0, None
+    part, seconds, broken, timeouts = 1, 0.0, None, 0
 
     def timed_out(self):
         pass

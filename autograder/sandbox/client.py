@@ -205,6 +205,7 @@ class Worker:
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
         self.patience: Patience | None = None  # more time past ``timeout`` (``deadline``)
+        self.cap: float | None = None  # the most a request may take with patience
         self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
         self._server = standin.server(assignment, part)
         self._serving = False  # stand-ins are answered once the code is loaded
@@ -247,10 +248,11 @@ class Worker:
         made to be slow to rebuild (a set of numbers that all hash alike costs quadratic
         time) fails the worker like a hang, instead of holding the scoring process."""
         try:
-            with standin.cpu_limit(self.timeout):
+            with standin.cpu_limit(self.cap or self.timeout):
                 return _decode(value)
         except standin.OutOfTime:
-            raise self._fail("timeout", f"its reply took over {self.timeout:g} s to read") from None
+            raise self._fail("timeout", f"its reply took over {self.cap or self.timeout:g} s "
+                             "to read") from None
 
     def _start(self) -> None:
         self._workdir = tempfile.TemporaryDirectory(prefix="grade-")
@@ -315,8 +317,8 @@ class Worker:
             f"; it printed: {lines[-1][:300]}" if lines else "")
 
     def _deadline(self) -> Deadline:
-        """A request's deadline: ``timeout`` from now, then ``patience`` if it is set."""
-        return Deadline(self.timeout, self.patience)
+        """A request's deadline: ``timeout`` from now, then ``patience`` (up to ``cap``)."""
+        return Deadline(self.timeout, self.patience, self.cap)
 
     def _send(self, message: dict, deadline: Deadline | None = None) -> None:
         """Write one message before ``deadline`` (default: a request's time from now). The
@@ -384,7 +386,7 @@ class Worker:
                                   "the other parts cannot be called while the code loads"}}
         started = time.thread_time()
         try:
-            with standin.cpu_limit(deadline.left()):
+            with standin.cpu_limit(deadline.most()):
                 return self._server.serve(message)
         except standin.OutOfTime:
             raise self._fail("timeout", f"no answer within {self.timeout:g} s") from None

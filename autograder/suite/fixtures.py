@@ -13,7 +13,9 @@ hidden tests of any assignment's folder get them.
 Limits (their values and ``Student`` are in ``student.py``), so that a hanging submission
 costs seconds, not minutes, and only in its part:
 
-- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``);
+- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``), and
+  within them a CPU budget of a multiple of what correct code needs in that test
+  (``budget.py``);
 - after ``MAX_TIMEOUTS`` timeouts in one part, the remaining tests of that part fail at once;
 - a worker that cannot even load fails every test of its part at once (loading is
   deterministic, so there is no point in retrying);
@@ -30,6 +32,7 @@ the same exception at once, so hypothesis reproduces it instantly while shrinkin
 import contextlib
 import os
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -43,6 +46,7 @@ from autograder.sandbox import (
     cleanup,
     limits,
 )
+from autograder.suite.budget import Meter, Recording, budget
 from autograder.suite.evidence import (
     STATIC_NAMES,
     UNBOUND_NAMES,
@@ -268,12 +272,28 @@ def _trusting(config: pytest.Config, part: int, worker: Worker) -> Worker:
     return worker
 
 
+@pytest.fixture(scope="session")
+def recording() -> Iterator[Recording]:
+    """Where ``make call-costs`` collects each test's most costly request (else unused)."""
+    kept = Recording()
+    yield kept
+    kept.write()
+
+
+def _meter(item: pytest.Item, recording: Recording) -> Meter:
+    """The CPU budget of ``item``'s requests, by its test id (the id the results carry)."""
+    test_id = f"part{part_of(item)}::{item.name}"
+    seconds = budget(assignment_of(item.config).folder, test_id, CALL_TIMEOUT)
+    return Meter(test_id, seconds, recording if recording.folder is not None else None)
+
+
 @pytest.fixture
-def student(request: pytest.FixtureRequest, parts: dict[int, PartState]) -> Student:
+def student(request: pytest.FixtureRequest, parts: dict[int, PartState],
+            recording: Recording) -> Student:
     """The worker that holds this module's part of the submission."""
     state = parts[part_of(request.node)]
     worker = _trusting(state.config, state.part, state.main_worker())
-    return Student(state, worker, time.monotonic(), state.cache)
+    return Student(state, worker, time.monotonic(), state.cache, _meter(request.node, recording))
 
 
 class Spawner:
@@ -281,8 +301,8 @@ class Spawner:
     whether this timing test may forgive a deviation already charged (``judged.forgive``,
     which ``remote.Own`` asks)."""
 
-    def __init__(self, item: pytest.Item, state: PartState) -> None:
-        self.item, self.state = item, state
+    def __init__(self, item: pytest.Item, state: PartState, meter: Meter) -> None:
+        self.item, self.state, self.meter = item, state, meter
         self.started = time.monotonic()
         self.made: list[Worker] = []
 
@@ -296,16 +316,16 @@ class Spawner:
                 worker.close()  # with whatever it left running
             worker = state.new_worker(hash_seed, main=False)
         self.made.append(_trusting(state.config, state.part, worker))
-        return Student(state, worker, self.started, {})
+        return Student(state, worker, self.started, {}, self.meter)
 
     def forgive(self) -> str | None:
         return forgive(self.item)
 
 
 @pytest.fixture
-def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState]):
+def spawn(request: pytest.FixtureRequest, parts: dict[int, PartState], recording: Recording):
     """A ``Spawner`` for the test; its workers are closed after it."""
-    spawner = Spawner(request.node, parts[part_of(request.node)])
+    spawner = Spawner(request.node, parts[part_of(request.node)], _meter(request.node, recording))
     yield spawner
     for worker in spawner.made:
         worker.close()

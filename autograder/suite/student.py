@@ -1,7 +1,8 @@
 """A test's view of its worker (``Student``), the limits of one grading, and CPU time.
 
 Limits, so that a hanging submission costs seconds, not minutes, and only in its part:
-every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``); after
+every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``) and, once its part
+has timed out, the CPU budget of its test within them (``budget.py``); after
 ``MAX_TIMEOUTS`` timeouts a part's remaining tests fail at once; a test may spend
 ``TEST_BUDGET`` and a part ``PART_BUDGET`` seconds in calls. ``worker_cpu`` is the CPU
 the kernel counted for a worker's whole process tree, which the timing tests compare.
@@ -13,6 +14,7 @@ import time
 from typing import Protocol
 
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, cleanup
+from autograder.suite.budget import FIRST_LOOK, CpuBudget, Meter
 
 CALL_TIMEOUT = 5.0
 LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
@@ -28,6 +30,7 @@ class PartLimits(Protocol):
     part: int
     seconds: float
     broken: str | None
+    timeouts: int
 
     def timed_out(self) -> None: ...
 
@@ -94,8 +97,10 @@ def worker_cpu(worker: Worker) -> float | None:
 class Student:
     """A test's view of a worker: the sandbox API with sticky failures and time budgets."""
 
-    def __init__(self, state: PartLimits, worker: Worker, started: float, cache: dict) -> None:
+    def __init__(self, state: PartLimits, worker: Worker, started: float, cache: dict,
+                 meter: Meter | None = None) -> None:
         self.state, self.worker, self.started, self.cache = state, worker, started, cache
+        self.meter = meter or Meter("", CALL_TIMEOUT)
         self.failure: BaseException | None = None
         self.last_seconds = 0.0
         self._limited = False
@@ -175,6 +180,16 @@ class Student:
             self._stop(state.broken)
         if time.monotonic() - self.started > TEST_BUDGET:
             self._stop(f"stopped: this test took longer than {TEST_BUDGET:g} s")
+        meter, limited = self.meter, self._limited
+        # The CPU budget applies once the part has timed out (``budget.py``: code that
+        # never hangs is graded under the plain limit).
+        budget = None if limited or not state.timeouts or meter.seconds >= CALL_TIMEOUT \
+            else CpuBudget(meter.seconds, self.cpu_seconds)
+        worker, kept = self.worker, (self.worker.timeout, self.worker.patience, self.worker.cap)
+        if budget is not None:
+            worker.timeout, worker.patience, worker.cap = FIRST_LOOK, budget, CALL_TIMEOUT
+        recording = None if limited else meter.recording
+        cpu_before = self.cpu_seconds() if recording is not None else None
         start = time.perf_counter()
         try:
             value = func(*args, **kwargs)
@@ -182,10 +197,13 @@ class Student:
             raise
         except WorkerFailure as exc:
             self.worker.close()
+            if exc.kind == "timeout" and budget is not None:
+                exc = _over_budget(budget) if budget.spent else WorkerFailure(
+                    "timeout", f"no answer within {CALL_TIMEOUT:g} s")
             self.failure = exc
-            if exc.kind == "timeout" and not self._limited:
+            if exc.kind == "timeout" and not limited:
                 state.timed_out()
-            raise
+            raise exc from None
         except BaseException:
             # Interrupted in the middle of a request: a stale reply may wait in the pipe.
             self.worker.close()
@@ -193,4 +211,14 @@ class Student:
         finally:
             self.last_seconds = time.perf_counter() - start
             state.seconds += self.last_seconds
+            if budget is not None:
+                worker.timeout, worker.patience, worker.cap = kept
+            if cpu_before is not None and (cpu_after := self.cpu_seconds()) is not None:
+                recording.add(meter.test_id, cpu_after - cpu_before)
         return value
+
+
+def _over_budget(budget: CpuBudget) -> WorkerFailure:
+    """The timeout of a request stopped for its CPU time (the student reads the detail)."""
+    return WorkerFailure("timeout", f"one call used over {budget.seconds:.2g} s of CPU time, "
+                         "the most this test allows")
