@@ -29,7 +29,8 @@ import pytest
 from autograder.sandbox.deadline import Deadline
 from autograder.suite import budget
 from autograder.suite.budget import FACTOR, FLOOR, CpuBudget
-from tests.course import LEVELS, PRODUCTION, TOKENIZATION, TOY, isolation_env
+from tests.course import LEVELS, PRODUCTION, TOKENIZATION, TOY
+from tests.toy_worker import run_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,43 +95,11 @@ def test_a_budget_is_a_multiple_of_the_recorded_cost_within_the_floor_and_the_ca
 
 
 BUDGETED = """
-import json, os, signal, sys, threading, time
-from pathlib import Path
-from autograder.assignment import load
-from autograder.extract import extract
-from autograder.sandbox import Worker, WorkerFailure, cleanup
 from autograder.suite.budget import Meter
-from autograder.suite.student import CALL_TIMEOUT, Student
 
-
-class State:
-    part, seconds, broken = 1, 0.0, None
-
-    def timed_out(self):
-        self.timeouts += 1
-
-
-toy, path, case = load(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 State.timeouts = 0 if case == "spinning_first" else 1  # the part has timed out once
-path.write_text("def spin(n):\\n    total = 0\\n    for i in range(n):\\n"
-                "        total += i\\n    return n\\n")
-worker = Worker(toy, extract(path), 1, timeout=CALL_TIMEOUT)
 state = State()
 student = Student(state, worker, time.monotonic(), {}, Meter("part1::t", 1.0))
-student.call("spin", 1000)
-
-
-def freeze(seconds):
-    time.sleep(0.02)  # the request is on its way
-    pids = cleanup.tree(worker.process.pid)
-    for pid in pids:
-        os.kill(pid, signal.SIGSTOP)
-    if seconds is not None:
-        time.sleep(seconds)
-        for pid in pids:
-            os.kill(pid, signal.SIGCONT)
-
-
 size = {"stalled": 2_000_000, "frozen": 2_000_000}.get(case, 10**10)
 if case in ("stalled", "frozen"):
     threading.Thread(target=freeze, args=({"stalled": 2.0}.get(case),), daemon=True).start()
@@ -146,11 +115,7 @@ worker.close()
 
 
 def budgeted_call(level: str, case: str, tmp_path: Path) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-c", BUDGETED, str(TOY.folder), str(tmp_path / "spin.py"), case],
-        cwd=ROOT, env=isolation_env(level), capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_script(BUDGETED, level, case, tmp_path)
 
 
 @pytest.mark.parametrize("level", LEVELS)

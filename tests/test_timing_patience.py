@@ -16,53 +16,17 @@ with the engine's ``remote.timed``:
 - (slow tier) a worker frozen for good is stopped by the hard cap, ``CALL_TIMEOUT``.
 """
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.course import LEVELS, TOY, isolation_env
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.course import LEVELS
+from tests.toy_worker import run_script
 
 TIMED = """
-import json, os, signal, sys, threading, time
-from pathlib import Path
-from autograder.assignment import load
-from autograder.extract import extract
-from autograder.sandbox import Worker, cleanup
 from autograder.suite.remote import Run, timed
-from autograder.suite.student import Student
 
-
-class State:
-    part, seconds, broken, timeouts = 1, 0.0, None, 0
-
-    def timed_out(self):
-        pass
-
-
-toy, path, case = load(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
-path.write_text("def spin(n):\\n    total = 0\\n    for i in range(n):\\n"
-                "        total += i\\n    return n\\n")
-worker = Worker(toy, extract(path), 1, timeout=30)
 student = Student(State(), worker, time.monotonic(), {})
-student.call("spin", 1000)
-
-
-def freeze(seconds):
-    time.sleep(0.02)  # the request is on its way
-    pids = cleanup.tree(worker.process.pid)
-    for pid in pids:
-        os.kill(pid, signal.SIGSTOP)
-    if seconds is not None:
-        time.sleep(seconds)
-        for pid in pids:
-            os.kill(pid, signal.SIGCONT)
-
-
 size = {"stalled": 2_000_000, "spinning": 100_000_000, "frozen": 2_000_000}[case]
 stall = {"stalled": 1.0, "spinning": None, "frozen": None}[case]
 if case != "spinning":
@@ -77,11 +41,7 @@ worker.close()
 
 
 def timed_run(level: str, case: str, tmp_path: Path) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-c", TIMED, str(TOY.folder), str(tmp_path / "spin.py"), case],
-        cwd=ROOT, env=isolation_env(level), capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_script(TIMED, level, case, tmp_path)
 
 
 @pytest.mark.parametrize("level", LEVELS)

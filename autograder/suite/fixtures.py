@@ -13,9 +13,9 @@ hidden tests of any assignment's folder get them.
 Limits (their values and ``Student`` are in ``student.py``), so that a hanging submission
 costs seconds, not minutes, and only in its part:
 
-- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``), and
-  within them a CPU budget of a multiple of what correct code needs in that test
-  (``budget.py``);
+- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``); once
+  its part has timed out, also a CPU budget of a multiple of what correct code needs in
+  that test (``budget.py``);
 - after ``MAX_TIMEOUTS`` timeouts in one part, the remaining tests of that part fail at once;
 - a worker that cannot even load fails every test of its part at once (loading is
   deterministic, so there is no point in retrying);

@@ -1,0 +1,65 @@
+"""A real toy worker driven by a script in a child process, at a chosen isolation level.
+
+The limits of a request (``Student.time_limit``, the CPU budget) are proved on a worker
+whose one function, ``spin(n)``, burns CPU in proportion to ``n``, and which the script
+may freeze (``SIGSTOP``) to play a machine that stalls it. A test writes what happens
+after ``PRELUDE`` and runs it with ``run_script``; the script's last printed line is a
+JSON object, which ``run_script`` returns.
+
+``PRELUDE`` defines: ``case`` (the script's third argument), ``State`` (a part that has
+timed out ``State.timeouts`` times; ``timed_out`` counts), ``worker`` (loaded, warmed by
+one small call) and ``freeze(seconds)`` (stop the worker's processes, and resume them
+after ``seconds`` unless None).
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.course import TOY, isolation_env
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PRELUDE = """
+import json, os, signal, sys, threading, time
+from pathlib import Path
+from autograder.assignment import load
+from autograder.extract import extract
+from autograder.sandbox import Worker, WorkerFailure, cleanup
+from autograder.suite.student import CALL_TIMEOUT, Student
+
+
+class State:
+    part, seconds, broken, timeouts = 1, 0.0, None, 0
+
+    def timed_out(self):
+        self.timeouts += 1
+
+
+toy, path, case = load(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+path.write_text("def spin(n):\\n    total = 0\\n    for i in range(n):\\n"
+                "        total += i\\n    return n\\n")
+worker = Worker(toy, extract(path), 1, timeout=CALL_TIMEOUT)
+worker.call("spin", 1000)
+
+
+def freeze(seconds):
+    time.sleep(0.02)  # the request is on its way
+    pids = cleanup.tree(worker.process.pid)
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    if seconds is not None:
+        time.sleep(seconds)
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+"""
+
+
+def run_script(body: str, level: str, case: str, tmp_path: Path) -> dict:
+    """Run ``PRELUDE + body`` at isolation ``level``; its last line, read as JSON."""
+    done = subprocess.run(
+        [sys.executable, "-c", PRELUDE + body, str(TOY.folder), str(tmp_path / "spin.py"), case],
+        cwd=ROOT, env=isolation_env(level), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
