@@ -74,7 +74,7 @@ def _plain(value: object, depth: int = 0) -> bool:
 
 def public_state(obj: object) -> dict:
     """The instance attributes that cross: public names holding plain data."""
-    return {k: v for k, v in vars(obj).items() if not k.startswith("_") and _plain(v)}
+    return {k: v for k, v in _public(obj).items() if _plain(v)}
 
 
 class ReferenceServer:
@@ -170,13 +170,13 @@ class ReferenceServer:
             value = member.fget(obj)
         else:
             raise RefError(f"{name!r} cannot be used that way")
-        if frozen is not None and _frozen(_public(obj)) == frozen:
+        if frozen is not None and _marshalled(_public(obj)) == frozen:
             return {"value": self._encode(value), "state": None}  # left as it came
         return {"value": self._encode(value), "state": self._encode(public_state(obj))}
 
     def _rebuild(self, cls: type, state: object) -> tuple[object, bytes | None]:
         """A reference object holding the public state the worker sent, and that state
-        frozen (``_frozen``), or None if it cannot be.
+        frozen (``_marshalled``), or None if it cannot be.
 
         A tokenizer's state (its vocabulary: hundreds of values) comes with every call of
         one of its methods, mostly unchanged, and decoding it value by value in Python
@@ -185,14 +185,14 @@ class ReferenceServer:
         for each call; and a call that leaves it as it was sends back None: the worker keeps
         its object as it is, the same values (a list the student holds stays that list; a
         new state arrives as fresh copies, a frozenset as a set, as it always did)."""
-        sent = _frozen(state)
+        sent = _marshalled(state)
         frozen = self._decoded.get(sent) if sent is not None else None
         if frozen is None:
             decoded = self._decode(state if state is not None else {"__dict__": []})
             if type(decoded) is not dict or not all(
                     type(k) is str and not k.startswith("_") for k in decoded):
                 raise RefError("malformed object state")
-            frozen = _frozen(decoded) if sent is not None else None
+            frozen = _marshalled(decoded) if sent is not None else None
             if frozen is not None and len(sent) + len(frozen) <= KEPT_BYTES:
                 while self._decoded and self._kept + len(sent) + len(frozen) > KEPT_BYTES:
                     oldest = next(iter(self._decoded))  # the oldest goes first
@@ -274,7 +274,7 @@ class ReferenceServer:
 KEPT_BYTES = 8 << 20
 
 
-def _frozen(value: object) -> bytes | None:
+def _marshalled(value: object) -> bytes | None:
     """``value`` as bytes that only the same plain data gives, or None if it holds anything
     else (a ``Counter``, an object). ``marshal`` (format 2: no back-references, so the bytes
     do not depend on how the values are shared) writes only builtin types and rebuilds them
