@@ -7,9 +7,9 @@ after ``PRELUDE`` and runs it with ``run_script``; the script's last printed lin
 JSON object, which ``run_script`` returns.
 
 ``PRELUDE`` defines: ``case`` (the script's third argument), ``State`` (a part that has
-timed out ``State.timeouts`` times; ``timed_out`` counts), ``worker`` (loaded, warmed by
-one small call) and ``freeze(seconds)`` (stop the worker's processes, and resume them
-after ``seconds`` unless None).
+timed out ``State.timeouts`` times, in ``State.hung``; ``timed_out`` counts), ``worker``
+(loaded, warmed by one small call) and ``freeze(seconds)`` (stop the worker's processes,
+and resume them after ``seconds`` unless None).
 """
 
 import json
@@ -31,7 +31,7 @@ from autograder.suite.student import CALL_TIMEOUT, Student
 
 
 class State:
-    part, seconds, broken, timeouts = 1, 0.0, None, 0
+    part, seconds, broken, timeouts, hung = 1, 0.0, None, 0, set()
 
     def timed_out(self):
         self.timeouts += 1

@@ -13,9 +13,9 @@ hidden tests of any assignment's folder get them.
 Limits (their values and ``Student`` are in ``student.py``), so that a hanging submission
 costs seconds, not minutes, and only in its part:
 
-- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``); once
-  its part has timed out, also a CPU budget of a multiple of what correct code needs in
-  that test (``budget.py``);
+- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``); a
+  function or method that has timed out in the part also gets, in later tests, a CPU
+  budget of a multiple of what correct code needs in that test (``budget.py``);
 - after ``MAX_TIMEOUTS`` timeouts in one part, the remaining tests of that part fail at once;
 - a worker that cannot even load fails every test of its part at once (loading is
   deterministic, so there is no point in retrying);
@@ -147,6 +147,7 @@ class PartState:
         self.spares: dict[int, Worker] = {}  # started ahead, by hash seed, for ``spawn``
         self.spare_failures: dict[int, str] = {}  # why a spare could not start
         self.timeouts = 0
+        self.hung: set[str] = set()  # the functions and methods that timed out
         self.seconds = 0.0
         self.broken: str | None = None  # why no further test of this part runs
 
