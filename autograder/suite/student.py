@@ -1,8 +1,8 @@
 """A test's view of its worker (``Student``), the limits of one grading, and CPU time.
 
 Limits, so that a hanging submission costs seconds, not minutes, and only in its part:
-every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``) and, once its part
-has timed out, the CPU budget of its test within them (``budget.py``); after
+every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``) and, if what it runs
+has timed out before in the part, the CPU budget of its test within them (``budget.py``); after
 ``MAX_TIMEOUTS`` timeouts a part's remaining tests fail at once; a test may spend
 ``TEST_BUDGET`` and a part ``PART_BUDGET`` seconds in calls. ``worker_cpu`` is the CPU
 the kernel counted for a worker's whole process tree, which the timing tests compare.
@@ -31,6 +31,7 @@ class PartLimits(Protocol):
     seconds: float
     broken: str | None
     timeouts: int
+    hung: set[str]  # what timed out (``Student._request``'s labels)
 
     def timed_out(self) -> None: ...
 
@@ -111,27 +112,29 @@ class Student:
 
     def call(self, name: str, *args: object, **kwargs: object) -> object:
         """Call a module-level function or class of the submission."""
-        return self._request(self.worker.call, name, *args, **kwargs)
+        return self._request(name, self.worker.call, name, *args, **kwargs)
 
     def method(self, obj: Remote, name: str, *args: object, **kwargs: object) -> object:
         """Call ``obj.name(*args, **kwargs)`` in the worker."""
-        return self._request(self.worker.method, obj, name, *args, **kwargs)
+        return self._request(f"{obj.type_name}.{name}", self.worker.method, obj, name, *args,
+                             **kwargs)
 
     def get(self, obj: Remote | None, name: str) -> object:
         """Read ``obj.name`` (a module-level name when ``obj`` is None)."""
-        return self._request(self.worker.get, obj, name)
+        return self._request(name, self.worker.get, obj, name)
 
     def map(self, func: str | Remote, *columns: list, keep: bool = False) -> object:
         """``[func(*row) for row in zip(*columns)]`` in the worker, in one request."""
-        return self._request(self.worker.map, func, *columns, keep=keep)
+        label = func if isinstance(func, str) else None  # a handle: which function is unknown
+        return self._request(label, self.worker.map, func, *columns, keep=keep)
 
     def attributes(self, objects: list[Remote], name: str) -> object:
         """``[obj.name for obj in objects]`` in one request."""
-        return self._request(self.worker.attributes, objects, name)
+        return self._request(name, self.worker.attributes, objects, name)
 
     def put(self, value: object) -> Remote:
         """Keep a copy of ``value`` in the worker (see ``Worker.put``)."""
-        return self._request(self.worker.put, value)
+        return self._request(None, self.worker.put, value)
 
     def cpu_seconds(self) -> float | None:
         """CPU seconds the worker has used so far (None where unknown)."""
@@ -169,7 +172,10 @@ class Student:
         self.failure = GradingStopped(message)
         raise self.failure
 
-    def _request(self, func, *args: object, **kwargs: object) -> object:
+    def _request(self, label: str | None, func, *args: object, **kwargs: object) -> object:
+        """``func(*args, **kwargs)`` within the part's limits; ``label`` names what the
+        student's code runs (the function, ``Class.method``, the attribute), for the CPU
+        budget of a name that has timed out before."""
         if self.failure is not None:
             raise self.failure
         state = self.state
@@ -181,9 +187,9 @@ class Student:
         if time.monotonic() - self.started > TEST_BUDGET:
             self._stop(f"stopped: this test took longer than {TEST_BUDGET:g} s")
         meter, limited = self.meter, self._limited
-        # The CPU budget applies once the part has timed out (``budget.py``: code that
-        # never hangs is graded under the plain limit).
-        budget = None if limited or not state.timeouts or meter.seconds >= CALL_TIMEOUT \
+        # The CPU budget applies to a name that has timed out in this part (``budget.py``:
+        # code that never hangs is graded under the plain limit).
+        budget = None if limited or label not in state.hung or meter.seconds >= CALL_TIMEOUT \
             else CpuBudget(meter.seconds, self.cpu_seconds)
         worker, kept = self.worker, (self.worker.timeout, self.worker.patience, self.worker.cap)
         if budget is not None:
@@ -203,6 +209,8 @@ class Student:
             self.failure = exc
             if exc.kind == "timeout" and not limited:
                 state.timed_out()
+                if label is not None:
+                    state.hung.add(label)
             raise exc from None
         except BaseException:
             # Interrupted in the middle of a request: a stale reply may wait in the pipe.
@@ -213,8 +221,10 @@ class Student:
             state.seconds += self.last_seconds
             if budget is not None:
                 worker.timeout, worker.patience, worker.cap = kept
-            if cpu_before is not None and (cpu_after := self.cpu_seconds()) is not None:
-                recording.add(meter.test_id, cpu_after - cpu_before)
+            if cpu_before is not None:  # a request that ended its worker: the most it had
+                cpu_after = self.cpu_seconds()
+                recording.add(meter.test_id, CALL_TIMEOUT if cpu_after is None
+                              else cpu_after - cpu_before)
         return value
 
 
