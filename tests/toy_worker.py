@@ -31,7 +31,10 @@ from autograder.suite.student import CALL_TIMEOUT, Student
 
 
 class State:
-    part, seconds, broken, timeouts, hung = 1, 0.0, None, 0, set()
+    part, seconds, broken = 1, 0.0, None
+
+    def __init__(self):
+        self.timeouts, self.hung = 0, set()
 
     def timed_out(self):
         self.timeouts += 1

@@ -16,6 +16,8 @@ from typing import Protocol
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, cleanup
 from autograder.suite.budget import FIRST_LOOK, CpuBudget, Meter
 
+# The key, in a worker's cache, of the name a handle was read by (``Student._label``).
+LABEL = "__label__"
 CALL_TIMEOUT = 5.0
 LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
 MAX_TIMEOUTS = 2
@@ -25,7 +27,8 @@ PART_BUDGET = 45.0
 
 class PartLimits(Protocol):
     """What ``Student`` reads and updates of its part (``fixtures.PartState`` has it):
-    the seconds spent in calls, why the part stopped, and its count of timeouts."""
+    the seconds spent in calls, why the part stopped, its count of timeouts and what
+    timed out."""
 
     part: int
     seconds: float
@@ -116,21 +119,35 @@ class Student:
 
     def method(self, obj: Remote, name: str, *args: object, **kwargs: object) -> object:
         """Call ``obj.name(*args, **kwargs)`` in the worker."""
-        return self._request(f"{obj.type_name}.{name}", self.worker.method, obj, name, *args,
-                             **kwargs)
+        label = self._label(obj) if name == "__call__" else self._label(obj, name)
+        return self._request(label, self.worker.method, obj, name, *args, **kwargs)
 
     def get(self, obj: Remote | None, name: str) -> object:
         """Read ``obj.name`` (a module-level name when ``obj`` is None)."""
-        return self._request(name, self.worker.get, obj, name)
+        label = name if obj is None else self._label(obj, name)
+        value = self._request(label, self.worker.get, obj, name)
+        if isinstance(value, Remote):  # a function, class or method: calls of it carry its name
+            self.cache[(LABEL, value)] = label
+        return value
 
     def map(self, func: str | Remote, *columns: list, keep: bool = False) -> object:
         """``[func(*row) for row in zip(*columns)]`` in the worker, in one request."""
-        label = func if isinstance(func, str) else None  # a handle: which function is unknown
+        label = func if isinstance(func, str) else self._label(func)
         return self._request(label, self.worker.map, func, *columns, keep=keep)
 
     def attributes(self, objects: list[Remote], name: str) -> object:
         """``[obj.name for obj in objects]`` in one request."""
-        return self._request(name, self.worker.attributes, objects, name)
+        label = self._label(objects[0], name) if objects else None
+        return self._request(label, self.worker.attributes, objects, name)
+
+    def _label(self, obj: Remote, name: str | None = None) -> str | None:
+        """What a request on ``obj`` runs, for the budget of what has hung: the name ``obj``
+        was read by (``get``: ``encode``, ``Tokenizer.encode``), else its type's name,
+        then ``.name``; None for calling a handle of unknown origin."""
+        owner = self.cache.get((LABEL, obj))
+        if name is None:
+            return owner
+        return f"{owner or obj.type_name}.{name}"
 
     def put(self, value: object) -> Remote:
         """Keep a copy of ``value`` in the worker (see ``Worker.put``)."""
