@@ -135,10 +135,10 @@ class Student:
         label = func if isinstance(func, str) else self._label(func)
         return self._request(label, self.worker.map, func, *columns, keep=keep)
 
-    def attributes(self, objects: list[Remote], name: str) -> object:
-        """``[obj.name for obj in objects]`` in one request."""
-        label = self._label(objects[0], name) if objects else None
-        return self._request(label, self.worker.attributes, objects, name)
+    def attributes(self, objects: list[Remote] | Remote, name: str) -> object:
+        """``[obj.name for obj in objects]`` in one request (``objects``: a list of handles, or
+        a handle to a list kept in the worker)."""
+        return self._request(None, self.worker.attributes, objects, name)
 
     def _label(self, obj: Remote, name: str | None = None) -> str | None:
         """What a request on ``obj`` runs, for the budget of what has hung: the name ``obj``
@@ -208,11 +208,11 @@ class Student:
         # code that never hangs is graded under the plain limit).
         budget = None if limited or label not in state.hung or meter.seconds >= CALL_TIMEOUT \
             else CpuBudget(meter.seconds, self.cpu_seconds)
-        worker, kept = self.worker, (self.worker.timeout, self.worker.patience, self.worker.cap)
-        if budget is not None:
-            worker.timeout, worker.patience, worker.cap = FIRST_LOOK, budget, CALL_TIMEOUT
         recording = None if limited else meter.recording
         cpu_before = self.cpu_seconds() if recording is not None else None
+        worker, kept = self.worker, (self.worker.timeout, self.worker.patience, self.worker.cap)
+        if budget is not None:  # put back in ``finally``: nothing may raise in between
+            worker.timeout, worker.patience, worker.cap = FIRST_LOOK, budget, CALL_TIMEOUT
         start = time.perf_counter()
         try:
             value = func(*args, **kwargs)
@@ -238,7 +238,7 @@ class Student:
             state.seconds += self.last_seconds
             if budget is not None:
                 worker.timeout, worker.patience, worker.cap = kept
-            if cpu_before is not None:  # a request that ended its worker: the most it had
+            if cpu_before is not None:  # a request that ended its worker counts as the cap
                 cpu_after = self.cpu_seconds()
                 recording.add(meter.test_id, CALL_TIMEOUT if cpu_after is None
                               else cpu_after - cpu_before)
