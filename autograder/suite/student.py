@@ -142,7 +142,7 @@ class Student:
 
     def _label(self, obj: Remote, name: str | None = None) -> str | None:
         """What a request on ``obj`` runs, for the budget of what has hung: the name ``obj``
-        was read by (``get``: ``encode``, ``Tokenizer.encode``), else its type's name,
+        was read by (``get``: ``f``, ``Cls.f``), else its type's name,
         then ``.name``; None for calling a handle of unknown origin."""
         owner = self.cache.get((LABEL, obj))
         if name is None:
