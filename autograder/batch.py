@@ -2,13 +2,17 @@
 
 Each ``grade_file`` runs the suite in its own process, so a thread pool is
 enough for parallelism. With a ``ResultCache``, a submission graded before (same
-bytes, same grader) is not graded again, so an interrupted batch resumes.
+bytes, same grader) is not graded again, so an interrupted batch resumes. Within a
+batch, files with the same bytes (the untouched stub, a shared copy) are graded once
+and each student gets that result under their own name (``same_bytes``): one grade
+for one code, even when a loaded machine would have timed the two gradings apart.
 
 Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
 ``status="error"`` and the reason; a student who submitted nothing for the assignment
-gets ``status="missing"``. Every result leaves ``grade_one`` made safe for
-the reports (``safe.safe_result``).
+gets ``status="missing"``. A cache that cannot be written costs a rerun, not the
+grade. Every result leaves this module made safe for the reports
+(``safe.safe_result``).
 
 Every result names the sandbox level its code ran at (``isolation``). At the
 basic level student code runs as the grader's own user, so nothing but time keeps
@@ -17,6 +21,9 @@ says, and after each one every process below the batch is killed before the next
 starts (``cleanup.kill_descendants``), and the result says it was graded so.
 """
 
+import copy
+import hashlib
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -30,20 +37,39 @@ from .safe import safe_result
 from .sandbox import cleanup, limits
 
 
-def grade_one(
-    sub: Submission, assignment: Assignment, *, timeout: float, hidden_visibility: str,
-    cache: ResultCache | None = None, show_hidden_inputs: bool = False,
-) -> SubmissionResult:
-    """Grade one submission (or take its cached result); never raises."""
-    level = limits.isolation()[0]
+def content_digest(sub: Submission) -> str | None:
+    """The SHA-256 of the file ``sub`` hands in; None when it has none or cannot be read
+    (grading it then reports why)."""
     if sub.path is None:
-        result = new_result(assignment, sub.student_id, sub.label,
-                            status="missing" if sub.missing else "error",
-                            error=sub.error or "nothing to grade")
-        result["warnings"] = list(sub.notes)
-        result["isolation"] = level
-        stamp(result, assignment, None)
-        return safe_result(result)
+        return None
+    try:
+        return hashlib.sha256(sub.path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def same_bytes(subs: list[Submission]) -> dict[int, list[Submission]]:
+    """The submissions to grade (by their index in ``subs``), each with the later ones
+    that hand in exactly its bytes: those take its result instead of a grading of their
+    own, so identical files get one grade in a batch, however loaded the machine was."""
+    first: dict[str, int] = {}
+    groups: dict[int, list[Submission]] = {}
+    for index, sub in enumerate(subs):
+        digest = content_digest(sub)
+        if digest is not None and digest in first:
+            groups[first[digest]].append(sub)
+            continue
+        if digest is not None:
+            first[digest] = index
+        groups[index] = [sub]
+    return groups
+
+
+def _graded(
+    sub: Submission, assignment: Assignment, *, timeout: float, hidden_visibility: str,
+    cache: ResultCache | None, show_hidden_inputs: bool,
+) -> SubmissionResult:
+    """The result of ``sub``'s file as the suite gives it (or the cache); never raises."""
     started = time.monotonic()
     try:
         result = cache.get(sub.path) if cache else None
@@ -61,13 +87,29 @@ def grade_one(
             )
             stamp(result, assignment, sub.path)  # before caching: it keeps its grading time
             if cache:
-                cache.put(sub.path, result)
+                _store(cache, sub, result)
     except Exception as exc:  # a grader bug must not stop the class's batch
         result = new_result(assignment, sub.student_id, sub.label, status="error",
                             error=f"internal grader error: {type(exc).__name__}: {exc}")
         result["seconds"] = time.monotonic() - started
-    if level == "basic":  # nothing of this student may run while the next one is graded
+    if limits.isolation()[0] == "basic":  # nothing of this student may run meanwhile
         cleanup.kill_descendants()
+    return result
+
+
+def _store(cache: ResultCache, sub: Submission, result: SubmissionResult) -> None:
+    """Cache ``result``; a cache that cannot be written costs a rerun, never the grade."""
+    try:
+        cache.put(sub.path, result)
+    except OSError as exc:
+        print(f"warning: {sub.label}: result not cached ({exc}); a rerun grades it again",
+              file=sys.stderr, flush=True)
+
+
+def _as_reported(sub: Submission, assignment: Assignment,
+                 result: SubmissionResult) -> SubmissionResult:
+    """``result`` named as the batch names ``sub``, with its notes, made safe."""
+    level = limits.isolation()[0]
     # The report names the student as the batch does, whatever the suite echoed back.
     result["student_id"] = sub.student_id
     result["source"] = sub.label
@@ -76,6 +118,29 @@ def grade_one(
     result["isolation"] = level
     stamp(result, assignment, sub.path)
     return safe_result(result)
+
+
+def _missing(sub: Submission, assignment: Assignment) -> SubmissionResult:
+    """The result of a student with no file to grade."""
+    result = new_result(assignment, sub.student_id, sub.label,
+                        status="missing" if sub.missing else "error",
+                        error=sub.error or "nothing to grade")
+    result["warnings"] = list(sub.notes)
+    result["isolation"] = limits.isolation()[0]
+    stamp(result, assignment, None)
+    return safe_result(result)
+
+
+def grade_one(
+    sub: Submission, assignment: Assignment, *, timeout: float, hidden_visibility: str,
+    cache: ResultCache | None = None, show_hidden_inputs: bool = False,
+) -> SubmissionResult:
+    """Grade one submission (or take its cached result); never raises."""
+    if sub.path is None:
+        return _missing(sub, assignment)
+    return _as_reported(sub, assignment, _graded(
+        sub, assignment, timeout=timeout, hidden_visibility=hidden_visibility, cache=cache,
+        show_hidden_inputs=show_hidden_inputs))
 
 
 def grade_all(
@@ -89,21 +154,26 @@ def grade_all(
     cache: ResultCache | None = None,
     show_hidden_inputs: bool = False,
 ) -> list[SubmissionResult]:
-    """Grade ``subs`` with ``jobs`` in parallel (one at a time at the basic level);
-    results sorted by student_id."""
+    """Grade ``subs`` with ``jobs`` in parallel (one at a time at the basic level), each
+    distinct file once (``same_bytes``); results sorted by student_id."""
     if limits.isolation()[0] == "basic":
         jobs = 1
+    groups = same_bytes(subs)
     results: list[SubmissionResult] = []
+
+    def graded(index: int) -> SubmissionResult | None:
+        sub = subs[index]
+        return None if sub.path is None else _graded(
+            sub, assignment, timeout=timeout, hidden_visibility=hidden_visibility,
+            cache=cache, show_hidden_inputs=show_hidden_inputs)
+
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [
-            pool.submit(
-                grade_one, s, assignment, timeout=timeout, hidden_visibility=hidden_visibility,
-                cache=cache, show_hidden_inputs=show_hidden_inputs,
-            )
-            for s in subs
-        ]
+        futures = {pool.submit(graded, index): index for index in groups}
         for future in as_completed(futures):
-            results.append(future.result())
-            if on_done is not None:
-                on_done(results[-1], len(results), len(subs))
+            result = future.result()
+            for sub in groups[futures[future]]:  # its own result, then identical files'
+                results.append(_missing(sub, assignment) if result is None else
+                               _as_reported(sub, assignment, copy.deepcopy(result)))
+                if on_done is not None:
+                    on_done(results[-1], len(results), len(subs))
     return sorted(results, key=lambda r: r["student_id"])

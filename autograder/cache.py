@@ -14,6 +14,8 @@ again when read, so a file written by an older grader cannot break the reports.
 
 import hashlib
 import json
+import os
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -60,11 +62,20 @@ class ResultCache:
         return safe_result(data)
 
     def put(self, path: Path, result: SubmissionResult) -> None:
-        """Store ``result`` if it is worth keeping (graded); written atomically."""
+        """Store ``result`` if it is worth keeping (graded); written atomically.
+
+        Each writer has a temporary file of its own: two jobs that graded the same bytes
+        store the same key at once, and with one shared name the second found its file
+        moved away by the first (an ``OSError`` that once cost a student the grade)."""
         if result["status"] != "graded":
             return
         self.folder.mkdir(parents=True, exist_ok=True)
         target = self.folder / f"{self.key(path)}.json"
-        partial = target.with_suffix(".tmp")
-        partial.write_text(json.dumps(safe_result(result)), encoding="utf-8")
-        partial.replace(target)
+        handle, partial = tempfile.mkstemp(dir=self.folder, prefix=target.stem, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(json.dumps(safe_result(result)))
+            os.replace(partial, target)
+        except BaseException:
+            Path(partial).unlink(missing_ok=True)
+            raise

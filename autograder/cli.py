@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .assignment import Assignment, UnknownAssignment, known, load
-from .batch import grade_all
+from .batch import grade_all, same_bytes
 from .cache import ResultCache
 from .collect import UsageError, check_root, detect_assignments, find_submissions
 from .regrade import command as regrade
@@ -240,6 +240,9 @@ def grade_batch(args: argparse.Namespace, assignment: Assignment, subs: list, ou
               file=sys.stderr)
         return ENVIRONMENT_FAILED
     print("\n".join(console_summary(reports.stats, str(out), wall, jobs, cached)))
+    for group in same_bytes(subs).values():
+        if len(group) > 1:
+            print(f"Same file, graded once: {', '.join(one_line(s.student_id, 40) for s in group)}")
     for line in regrade.after_reports(previous, out):
         print(line)
     broken = sum(str(r["error"]).startswith("environment:") for r in results)

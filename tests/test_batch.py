@@ -1,0 +1,95 @@
+"""One code, one grade, in a batch: identical files share a grading, and the result cache
+can neither race nor fail a student.
+
+The toy assignment is graded for real; only ``os.replace`` is held at a barrier, to put
+two writers of one cache entry in the order that once broke a grade.
+"""
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from autograder import batch
+from autograder.cache import ResultCache
+from autograder.collect import Submission
+from autograder.sandbox.reference import reference_without
+from tests.course import TOY, TOY_STUB
+
+
+@pytest.fixture
+def reference_file(tmp_path) -> Path:
+    path = tmp_path / "ann.py"
+    path.write_text(reference_without(TOY, 0)[0], encoding="utf-8")
+    return path
+
+
+def test_two_jobs_that_store_one_entry_at_once_both_succeed(monkeypatch, tmp_path,
+                                                            reference_file):
+    # Two students handed in the same bytes and their gradings end together: both
+    # writers have written their file before either moves it into place.
+    cache = ResultCache(tmp_path / "cache", TOY, options="")
+    result = {"status": "graded", "score": 10.0, "tests": [], "warnings": []}
+    both_written = threading.Barrier(2, timeout=20)
+    replace = os.replace
+
+    def replace_after_both(source, target):
+        both_written.wait()
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace_after_both)
+    errors: list[BaseException] = []
+
+    def store() -> None:
+        try:
+            cache.put(reference_file, dict(result))
+        except BaseException as exc:  # noqa: BLE001 - the failure is what we check
+            errors.append(exc)
+
+    writers = [threading.Thread(target=store) for _ in range(2)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(30)
+    assert not errors, errors
+    assert cache.get(reference_file)["score"] == 10.0
+    assert [p.name for p in cache.folder.iterdir()] == [f"{cache.key(reference_file)}.json"]
+
+
+def test_a_cache_that_cannot_be_written_costs_a_rerun_not_the_grade(tmp_path, reference_file,
+                                                                     capsys):
+    (tmp_path / "cache").write_text("a file where the cache folder goes", encoding="utf-8")
+    cache = ResultCache(tmp_path / "cache", TOY, options="")
+    sub = Submission("ann", reference_file, "ann.py")
+    (result,) = batch.grade_all([sub], TOY, jobs=1, cache=cache)
+    assert result["status"] == "graded" and result["score"] == 10, result["error"]
+    assert "ann.py: result not cached" in capsys.readouterr().err
+
+
+def test_identical_files_are_graded_once_and_each_student_named(monkeypatch, tmp_path,
+                                                               reference_file):
+    twin = tmp_path / "bo.py"
+    twin.write_bytes(reference_file.read_bytes())
+    stub = tmp_path / "cy.py"
+    stub.write_text(TOY_STUB, encoding="utf-8")
+    subs = [Submission("ann", reference_file, "ann.py"),
+            Submission("bo", twin, "bo.py", notes=["bo's own note"]),
+            Submission("cy", stub, "cy.py"), Submission("dee", None, "dee", missing=True)]
+    from autograder.suite import run
+
+    graded: list[str] = []
+    grade_file = run.grade_file
+
+    def counted(path, *args, **kwargs):
+        graded.append(Path(path).name)
+        return grade_file(path, *args, **kwargs)
+
+    monkeypatch.setattr(run, "grade_file", counted)
+    results = {r["student_id"]: r for r in batch.grade_all(subs, TOY, jobs=2)}
+    assert sorted(graded) == ["ann.py", "cy.py"]
+    assert [results[s]["score"] for s in ("ann", "bo", "cy")] == [10, 10, 0]
+    assert results["bo"]["source"] == "bo.py" and "bo's own note" in results["bo"]["warnings"]
+    assert "bo's own note" not in results["ann"]["warnings"]
+    assert results["ann"]["tests"] == results["bo"]["tests"]
+    assert results["dee"]["status"] == "missing"
