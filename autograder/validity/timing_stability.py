@@ -9,7 +9,11 @@ killed at the end, on error too.
 
 The variants are the assignment's own: ``VARIANTS`` in its folder's
 ``timing_variants.py`` (name -> override appended to the flattened reference, and the
-pattern of the timing tests meant to catch it). The report goes to its folder's
+pattern of the timing tests meant to catch it). ``--also`` adds whole correct
+submissions, honest like the reference: ``make timing-stability`` passes the
+catalogue's (``tests.catalogue.write_correct``), so a correct design that a threshold
+cuts through (a sorted list that measured 1.8x to 4.4x against a threshold of 4) shows
+as a false failure here, not in a student's regrade. The report goes to its folder's
 ``TIMING.md``.
 
 Reproduce::
@@ -40,12 +44,15 @@ from .common import same_suite, suite_version
 RATIO = re.compile(r"took (over )?([\d.]+)x")
 
 
-def variants(a: Assignment) -> dict[str, tuple[str, re.Pattern | None]]:
-    """The reference and the assignment's slow variants (``timing_variants.VARIANTS``)."""
+def variants(a: Assignment, also: list[Path] | tuple[Path, ...] = ()
+             ) -> dict[str, tuple[str | Path, re.Pattern | None]]:
+    """The reference, the assignment's slow variants (``timing_variants.VARIANTS``) and
+    the honest submissions ``also`` (by file name)."""
     module = a.module("timing_variants")
     if module is None:
         raise SystemExit(f"{a.name} has no timing_variants.py in {a.folder}")
-    return {"reference": ("", None), **module.VARIANTS}
+    return {"reference": ("", None), **module.VARIANTS,
+            **{f"correct: {path.name}": (path, None) for path in also}}
 
 
 def submission(a: Assignment, override: str) -> str:
@@ -70,8 +77,8 @@ def cpu_load(processes: int):
         signal.signal(signal.SIGTERM, previous)
 
 
-def measure(a: Assignment, runs: int, load: int,
-            timeout: float) -> tuple[dict, dict, dict, float]:
+def measure(a: Assignment, runs: int, load: int, timeout: float,
+            also: list[Path] | tuple[Path, ...] = ()) -> tuple[dict, dict, dict, float]:
     """Outcomes ``{variant: {test: Counter}}``, ratios of failures, grade seconds, wall."""
     from ..suite.run import grade_file
 
@@ -81,7 +88,11 @@ def measure(a: Assignment, runs: int, load: int,
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="timing-") as tmp, cpu_load(load):
         paths = {}
-        for i, (name, (override, _)) in enumerate(variants(a).items()):
+        for i, (name, (override, _)) in enumerate(variants(a, also).items()):
+            if isinstance(override, Path):  # a whole submission, .py or .ipynb
+                paths[name] = Path(tmp) / f"variant{i}{override.suffix}"
+                paths[name].write_bytes(override.read_bytes())
+                continue
             paths[name] = Path(tmp) / f"variant{i}.py"
             paths[name].write_text(submission(a, override), encoding="utf-8")
         for run in range(1, runs + 1):
@@ -111,9 +122,10 @@ def _spread(values: list[float]) -> str:
 
 
 def report(a: Assignment, outcomes: dict, ratios: dict, seconds: dict, wall: float, runs: int,
-           load: int, versions: tuple[str, str]) -> str:
+           load: int, versions: tuple[str, str],
+           also: list[Path] | tuple[Path, ...] = ()) -> str:
     """TIMING.md: per timing test, false failures on the reference and catches of variants."""
-    slow = variants(a)
+    slow = variants(a, also)
     tests = sorted({t for per in outcomes.values() for t in per if t != "<grading error>"})
     lines = [
         f"# Timing tests under load: {a.name}",
@@ -127,7 +139,8 @@ def report(a: Assignment, outcomes: dict, ratios: dict, seconds: dict, wall: flo
         "Targets: 0 false failures on the honest variants (the reference; the reference",
         "with another part wrong, graded with the grader's code for that part; the reference",
         "with another tie-break, which the correctness tests charge and the timing tests must",
-        "not charge again), every run of a slow variant caught by the timing test meant for it.",
+        "not charge again; the correct submissions given with `--also`), every run of a slow",
+        "variant caught by the timing test meant for it.",
         "",
         "Ratios are those the failing runs reported (min / median / max; *stopped*: the slow",
         "run was cut off); a passing run reports none. Thresholds are the hidden tests' own",
@@ -172,12 +185,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600.0, help="per grading, seconds")
     parser.add_argument("--assignment", required=True, choices=known())
     parser.add_argument("--report", type=Path, help="default: TIMING.md in the assignment's folder")
+    parser.add_argument("--also", type=Path, nargs="*", default=[],
+                        help="more correct submissions (.py or .ipynb), honest like the reference")
     args = parser.parse_args(argv)
     a = load(args.assignment)
     before = suite_version(a)
-    outcomes, ratios, seconds, wall = measure(a, args.runs, args.load, args.timeout)
+    outcomes, ratios, seconds, wall = measure(a, args.runs, args.load, args.timeout, args.also)
     versions = (before, suite_version(a))
-    text = report(a, outcomes, ratios, seconds, wall, args.runs, args.load, versions)
+    text = report(a, outcomes, ratios, seconds, wall, args.runs, args.load, versions, args.also)
     (args.report or a.folder / "TIMING.md").write_text(text, encoding="utf-8")
     print(text)
     return 0

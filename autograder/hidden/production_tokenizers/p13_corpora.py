@@ -6,7 +6,9 @@ literal ``</w>``, Unicode, tabs and newlines between words, and seeded random co
 
 Timing corpora: ``zipf_corpus`` has many more distinct pairs than merges (2,000 distinct
 words over 200 letters, word counts falling as 1/rank, so the pairs at the top of the
-count order rarely tie). Each timed run gets a fresh copy whose letters are moved to
+count order rarely tie). ``sparse_corpus`` has far more distinct pairs again, and each of
+its first 800 merges touches one word or a few: what a merge costs there is what finding
+the next pair costs. Each timed run gets a fresh copy whose letters are moved to
 another block of CJK ideographs in the same order (``relabel``): the same work, a
 corpus never seen before (a result remembered from an earlier run is worth nothing),
 and the reference's answer moved the same way, since ties compare strings character
@@ -91,6 +93,8 @@ def reference(corpus: tuple[str, ...], target: int) -> tuple[list[str], list[tup
 
 LETTERS = 200
 FIRST = 0x4E00  # CJK Unified Ideographs: 20,992 letters in a row, none of them White_Space
+SPARSE_HEAVY, SPARSE_LETTERS = 100, 400  # sparse_corpus: its heavy words' letters, all
+HEAVY_COUNT = 40  # the fewest occurrences of a heavy word of sparse_corpus
 
 
 @cache
@@ -113,14 +117,49 @@ def uniform_corpus(seed: int) -> tuple[str, ...]:
     return tuple(random_corpus(seed, "abcdefgh", 1000, 150))
 
 
-def relabel(value, block: int):
-    """``value`` (a str, or lists and tuples of them) with every letter of the timing
-    alphabet moved ``block`` blocks of ``LETTERS`` up; other characters unchanged."""
+@cache
+def sparse_corpus(heavy: int = 100, rest: int = 5000) -> tuple[str, ...]:
+    """``heavy`` words of 8 distinct letters out of the first ``SPARSE_HEAVY`` letters, no
+    two sharing a pair, three words per count from ``HEAVY_COUNT`` up, each word's
+    occurrences in one text; then ``rest`` distinct words over the other letters of
+    ``SPARSE_LETTERS``, once each, 20 to a text (about 21,000 distinct pairs). No pair of
+    the rest reaches ``HEAVY_COUNT``, so the first 8 x ``heavy`` merges are the heavy
+    words', one word at a time (end-of-word pairs shared by a few)."""
+    rng = random.Random(7)
+    letters = [chr(FIRST + i) for i in range(SPARSE_LETTERS)]
+    taken: set[tuple[str, str]] = set()
+    words: list[str] = []
+    while len(words) < heavy:
+        word = rng.sample(letters[:SPARSE_HEAVY], 8)
+        pairs = set(zip(word, word[1:]))
+        if not pairs & taken:
+            taken |= pairs
+            words.append("".join(word))
+    texts = [" ".join([word] * (HEAVY_COUNT + rank // 3)) for rank, word in enumerate(words)]
+    found: set[str] = set()
+    while len(found) < rest:
+        found.add("".join(rng.choice(letters[SPARSE_HEAVY:]) for _ in range(rng.randint(3, 8))))
+    ordered = sorted(found)
+    rng.shuffle(ordered)
+    texts += [" ".join(ordered[i:i + 20]) for i in range(0, len(ordered), 20)]
+    counts: dict[tuple[str, str], int] = {}
+    for word in ordered:
+        for pair in zip(word, word[1:] + EOW):
+            counts[pair] = counts.get(pair, 0) + 1
+    assert max(counts.values()) < HEAVY_COUNT, "a pair of the rest would be merged early"
+    rng.shuffle(texts)
+    return tuple(texts)
+
+
+def relabel(value, block: int, span: int = LETTERS):
+    """``value`` (a str, or lists and tuples of them) with every letter of a timing
+    alphabet of ``span`` letters (``LETTERS``, ``SPARSE_LETTERS``) moved ``block`` blocks
+    of ``span`` up; other characters unchanged."""
     if isinstance(value, str):
-        shift = block * LETTERS
-        return "".join(chr(ord(c) + shift) if FIRST <= ord(c) < FIRST + LETTERS else c
+        shift = block * span
+        return "".join(chr(ord(c) + shift) if FIRST <= ord(c) < FIRST + span else c
                        for c in value)
-    return type(value)(relabel(v, block) for v in value)
+    return type(value)(relabel(v, block, span) for v in value)
 
 
 def base_size(corpus) -> int:
