@@ -3,9 +3,10 @@
 Each ``grade_file`` runs the suite in its own process, so a thread pool is
 enough for parallelism. With a ``ResultCache``, a submission graded before (same
 bytes, same grader) is not graded again, so an interrupted batch resumes. Within a
-batch, files with the same bytes (the untouched stub, a shared copy) are graded once
-and each student gets that result under their own name (``same_bytes``): one grade
-for one code, even when a loaded machine would have timed the two gradings apart.
+batch, files with the same bytes and suffix (the untouched stub, a shared copy) are
+graded once and each student gets that grade under their own name (``same_bytes``):
+one grade for one code, even when a loaded machine would have timed the two gradings
+apart. An error is not shared: each twin is then graded on its own.
 
 Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
@@ -22,47 +23,50 @@ starts (``cleanup.kill_descendants``), and the result says it was graded so.
 """
 
 import copy
-import hashlib
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from .assignment import Assignment
 from .cache import ResultCache
 from .collect import Submission
-from .provenance import stamp
+from .provenance import file_sha256, stamp
 from .results import SubmissionResult, new_result
 from .safe import safe_result
 from .sandbox import cleanup, limits
 
-
-def content_digest(sub: Submission) -> str | None:
-    """The SHA-256 of the file ``sub`` hands in; None when it has none or cannot be read
-    (grading it then reports why)."""
-    if sub.path is None:
-        return None
-    try:
-        return hashlib.sha256(sub.path.read_bytes()).hexdigest()
-    except OSError:
-        return None
+Groups = dict[int, list[int]]
 
 
-def same_bytes(subs: list[Submission]) -> dict[int, list[Submission]]:
-    """The submissions to grade (by their index in ``subs``), each with the later ones
-    that hand in exactly its bytes: those take its result instead of a grading of their
-    own, so identical files get one grade in a batch, however loaded the machine was."""
-    first: dict[str, int] = {}
-    groups: dict[int, list[Submission]] = {}
+def same_bytes(subs: list[Submission]) -> Groups:
+    """The submissions to grade (by their index in ``subs``), each with the indexes of
+    the later ones that hand in exactly its bytes under the same suffix (a ``.py`` and an
+    ``.ipynb`` are read differently). ``grade_all`` grades each group's first file and
+    gives its result to the others, so identical files get one grade in a batch, however
+    loaded the machine was."""
+    first: dict[tuple[str, str], int] = {}
+    groups: Groups = {}
     for index, sub in enumerate(subs):
-        digest = content_digest(sub)
-        if digest is not None and digest in first:
-            groups[first[digest]].append(sub)
+        digest = file_sha256(sub.path)
+        key = (sub.path.suffix, digest) if sub.path is not None and digest else None
+        if key in first:
+            groups[first[key]].append(index)
             continue
-        if digest is not None:
-            first[digest] = index
-        groups[index] = [sub]
+        if key is not None:
+            first[key] = index
+        groups[index] = [index]
     return groups
+
+
+def _shareable(result: SubmissionResult | None, twin: Submission) -> bool:
+    """May ``result`` stand for ``twin``, grouped with the file it grades? Only a grade,
+    and only of the bytes ``twin`` holds now: an error is no grade (a timeout may be the
+    machine's, an extraction error names the file), and a file changed since it was
+    grouped (either one) would give the twin the grade of other bytes."""
+    return (result is not None and result["status"] == "graded"
+            and result.get("provenance", {}).get("submission_sha256")
+            == file_sha256(twin.path))
 
 
 def _graded(
@@ -153,12 +157,14 @@ def grade_all(
     on_done: Callable[[SubmissionResult, int, int], None] | None = None,
     cache: ResultCache | None = None,
     show_hidden_inputs: bool = False,
+    groups: Groups | None = None,
 ) -> list[SubmissionResult]:
     """Grade ``subs`` with ``jobs`` in parallel (one at a time at the basic level), each
-    distinct file once (``same_bytes``); results sorted by student_id."""
+    group of identical files once (``groups``, default ``same_bytes(subs)``); results
+    sorted by student_id."""
     if limits.isolation()[0] == "basic":
         jobs = 1
-    groups = same_bytes(subs)
+    groups = same_bytes(subs) if groups is None else groups
     results: list[SubmissionResult] = []
 
     def graded(index: int) -> SubmissionResult | None:
@@ -167,13 +173,24 @@ def grade_all(
             sub, assignment, timeout=timeout, hidden_visibility=hidden_visibility,
             cache=cache, show_hidden_inputs=show_hidden_inputs)
 
+    def report(index: int, result: SubmissionResult | None) -> None:
+        sub = subs[index]
+        results.append(_missing(sub, assignment) if result is None else
+                       _as_reported(sub, assignment, copy.deepcopy(result)))
+        if on_done is not None:
+            on_done(results[-1], len(results), len(subs))
+
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(graded, index): index for index in groups}
-        for future in as_completed(futures):
-            result = future.result()
-            for sub in groups[futures[future]]:  # its own result, then identical files'
-                results.append(_missing(sub, assignment) if result is None else
-                               _as_reported(sub, assignment, copy.deepcopy(result)))
-                if on_done is not None:
-                    on_done(results[-1], len(results), len(subs))
+        pending = {pool.submit(graded, first): group for first, group in groups.items()}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: pending[f][0]):
+                first, *twins = pending.pop(future)
+                result = future.result()
+                report(first, result)
+                for twin in twins:
+                    if _shareable(result, subs[twin]):
+                        report(twin, result)
+                    else:  # graded on its own
+                        pending[pool.submit(graded, twin)] = [twin]
     return sorted(results, key=lambda r: r["student_id"])

@@ -1,6 +1,6 @@
 """Results cached by what determines them, so an interrupted batch resumes where it stopped.
 
-A result is stored under the SHA-256 of the submission's bytes together with a
+A result is stored under the SHA-256 of the submission's bytes and suffix together with a
 fingerprint of what decides it: the engine (extraction, sandbox, suite, the course's
 hidden suites), the assignment's reference (``Assignment.decisive_paths``), the
 assignment's name and the grading options. Change any of them and every
@@ -45,8 +45,13 @@ class ResultCache:
         self.read = read  # False: regrade everything (--force) but still store the results
 
     def key(self, path: Path) -> str:
-        digest = hashlib.sha256(Path(path).read_bytes())
-        digest.update(f"\0{grader_fingerprint(self.assignment)}\0{self.options}".encode())
+        """The entry of ``path``: its bytes and its suffix (a ``.py`` and an ``.ipynb`` of
+        the same bytes are read differently), the grader and the options."""
+        path = Path(path)
+        with path.open("rb") as file:
+            digest = hashlib.file_digest(file, "sha256")
+        digest.update(f"\0{path.suffix}\0{grader_fingerprint(self.assignment)}\0"
+                      f"{self.options}".encode())
         return digest.hexdigest()
 
     def get(self, path: Path) -> SubmissionResult | None:

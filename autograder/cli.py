@@ -224,8 +224,10 @@ def grade_batch(args: argparse.Namespace, assignment: Assignment, subs: list, ou
     started = time.monotonic()
     load_plots_meanwhile()  # matplotlib loads while the first submissions are graded
     progress = Progress(len(subs))
+    groups = same_bytes(subs)
     try:
         results = grade_all(subs, assignment, jobs=jobs, timeout=args.timeout, cache=cache,
+                            groups=groups,
                             hidden_visibility=args.hidden_visibility, on_done=progress,
                             show_hidden_inputs=args.show_hidden_inputs)
     finally:
@@ -240,9 +242,10 @@ def grade_batch(args: argparse.Namespace, assignment: Assignment, subs: list, ou
               file=sys.stderr)
         return ENVIRONMENT_FAILED
     print("\n".join(console_summary(reports.stats, str(out), wall, jobs, cached)))
-    for group in same_bytes(subs).values():
+    for group in groups.values():
         if len(group) > 1:
-            print(f"Same file, graded once: {', '.join(one_line(s.student_id, 40) for s in group)}")
+            names = ", ".join(one_line(subs[i].student_id, 40) for i in group)
+            print(f"Same file handed in by: {names} (one grading unless it failed)")
     for line in regrade.after_reports(previous, out):
         print(line)
     broken = sum(str(r["error"]).startswith("environment:") for r in results)

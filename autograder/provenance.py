@@ -52,7 +52,8 @@ def file_sha256(path: Path | None) -> str | None:
     if path is None:
         return None
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        with Path(path).open("rb") as file:  # in chunks: a huge file costs no memory
+            return hashlib.file_digest(file, "sha256").hexdigest()
     except OSError:
         return None
 

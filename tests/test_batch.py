@@ -93,3 +93,31 @@ def test_identical_files_are_graded_once_and_each_student_named(monkeypatch, tmp
     assert "bo's own note" not in results["ann"]["warnings"]
     assert results["ann"]["tests"] == results["bo"]["tests"]
     assert results["dee"]["status"] == "missing"
+
+
+def test_an_error_is_not_shared_and_a_suffix_is_read_as_its_own(tmp_path, reference_file):
+    for name in ("bo.ipynb", "cy.ipynb"):  # two empty notebooks: each error names its file
+        (tmp_path / name).write_bytes(b"")
+    twin = tmp_path / "dee.ipynb"  # the reference's bytes, read as a notebook
+    twin.write_bytes(reference_file.read_bytes())
+    subs = [Submission("ann", reference_file, "ann.py"),
+            Submission("bo", tmp_path / "bo.ipynb", "bo.ipynb"),
+            Submission("cy", tmp_path / "cy.ipynb", "cy.ipynb"),
+            Submission("dee", twin, "dee.ipynb")]
+    results = {r["student_id"]: r for r in batch.grade_all(subs, TOY, jobs=2)}
+    assert results["ann"]["score"] == 10
+    assert "bo.ipynb" in results["bo"]["error"] and "cy.ipynb" in results["cy"]["error"]
+    assert "bo.ipynb" not in results["cy"]["error"]
+    assert results["dee"]["status"] == "error" and "dee.ipynb" in results["dee"]["error"]
+
+
+def test_a_file_that_changed_after_it_was_grouped_does_not_grade_its_twin(tmp_path,
+                                                                         reference_file):
+    twin = tmp_path / "bo.py"
+    twin.write_bytes(reference_file.read_bytes())
+    subs = [Submission("ann", reference_file, "ann.py"), Submission("bo", twin, "bo.py")]
+    groups = batch.same_bytes(subs)
+    assert groups == {0: [0, 1]}
+    reference_file.write_text(TOY_STUB, encoding="utf-8")  # ann's file, rewritten meanwhile
+    results = {r["student_id"]: r for r in batch.grade_all(subs, TOY, jobs=1, groups=groups)}
+    assert results["ann"]["score"] == 0 and results["bo"]["score"] == 10

@@ -100,7 +100,7 @@ def test_a_replaced_submission_names_that_student_and_its_tests(copy, sources):
     assert len(history) == 1 and f"Previous reports kept in {history[0]}/" in done.stdout
     assert "6 students compared: 1 changed (1 up, 0 down" in done.stdout
     assert "submission changed (sha" in done.stdout
-    assert re.search(r"Same file, graded once: .*\bann\b.*\bcy\b", done.stdout)
+    assert re.search(r"Same file handed in by: .*\bann\b.*\bcy\b", done.stdout)
     table = rows(out / "regrade.csv")
     assert changed(out / "regrade.csv") == {
         "cy": {"student_id": "cy", "old_total": "7", "new_total": "10", "delta": "3",

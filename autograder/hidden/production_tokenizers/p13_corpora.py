@@ -7,7 +7,7 @@ literal ``</w>``, Unicode, tabs and newlines between words, and seeded random co
 Timing corpora: ``zipf_corpus`` has many more distinct pairs than merges (2,000 distinct
 words over 200 letters, word counts falling as 1/rank, so the pairs at the top of the
 count order rarely tie). ``sparse_corpus`` has far more distinct pairs again, and each of
-its first 800 merges touches one word or a few: what a merge costs there is what finding
+its first 766 merges touches one word or a few: what a merge costs there is what finding
 the next pair costs. Each timed run gets a fresh copy whose letters are moved to
 another block of CJK ideographs in the same order (``relabel``): the same work, a
 corpus never seen before (a result remembered from an earlier run is worth nothing),
@@ -123,8 +123,9 @@ def sparse_corpus(heavy: int = 100, rest: int = 5000) -> tuple[str, ...]:
     two sharing a pair, three words per count from ``HEAVY_COUNT`` up, each word's
     occurrences in one text; then ``rest`` distinct words over the other letters of
     ``SPARSE_LETTERS``, once each, 20 to a text (about 21,000 distinct pairs). No pair of
-    the rest reaches ``HEAVY_COUNT``, so the first 8 x ``heavy`` merges are the heavy
-    words', one word at a time (end-of-word pairs shared by a few)."""
+    the rest reaches ``HEAVY_COUNT``, so the heavy words' merges come first, one word at a
+    time: 7 inside each word, then one per last letter with the end of word, shared by
+    the few words that end with it (766 merges in all, for the defaults)."""
     rng = random.Random(7)
     letters = [chr(FIRST + i) for i in range(SPARSE_LETTERS)]
     taken: set[tuple[str, str]] = set()

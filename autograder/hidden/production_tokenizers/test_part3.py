@@ -9,7 +9,7 @@ hidden corpora of ``p13_corpora``. Under ``PYTHONHASHSEED`` 2 and 3 the merges a
 compared with the student's own under the part's seed, not with the reference: a
 deterministic tie-break that is not the spec's is charged by the tie tests only.
 
-Timing (ratios within one run, worker CPU time, best of up to 3 turns, fresh corpora
+Timing (ratios within one run, worker CPU time, best of up to 4 turns, fresh corpora
 every turn, every timed output checked against the reference; ``remote.growth``). A timing
 test judges time only: a training that differs from the reference is compared with the
 student's own, untimed in a fresh worker (the copies' with the corpus once; not the
