@@ -13,7 +13,8 @@ must hold, and where it is proved:
   stalls is never stopped for it, whenever the stall comes, and a spinning one is (every
   isolation level, a real toy worker; and through the Gradescope entry point,
   ``test_gradescope.py``); the worker's limits are put back after each request;
-- a worker that sleeps still meets the wall cap (slow tier);
+- a worker frozen by a signal (the machine stalling it, not sleeping: ``test_asleep.py``)
+  still meets the wall cap (slow tier);
 - work the scorer does for a budgeted request (a stand-in call) is held to the cap, not
   to the short wall time before the first look (``Deadline.most``);
 - the committed costs list exactly the tests of the suite, and the tool that writes them
@@ -175,7 +176,7 @@ def test_a_function_that_never_timed_out_keeps_the_plain_limit(level, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_call_that_sleeps_is_stopped_by_the_wall_cap(level, tmp_path):
+def test_a_frozen_call_is_stopped_by_the_wall_cap(level, tmp_path):
     got = budgeted_call(level, "frozen", tmp_path)
     assert got["error"] == "no answer within 5 s" and got["timeouts"] == 2, got
 

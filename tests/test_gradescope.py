@@ -202,3 +202,22 @@ def test_a_call_that_spins_is_stopped_by_its_cpu_budget_on_gradescope(bundle, tm
     failed = {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
     assert any("of CPU time, the most this test allows" in out for out in failed.values()), failed
     assert all(name.startswith("Part 4:") for name in failed), failed
+
+
+def test_a_call_that_sleeps_is_stopped_after_the_sleep_limit_on_gradescope(bundle, tmp_path):
+    """``suite/asleep.py`` through the entry point: Part 2's ``encode`` sleeping is stopped
+    once it has sat still for a second, not after the 5 s wall, and only Part 2 pays."""
+    sleeping = textwrap.dedent("""
+
+        class CharTokenizer(CharTokenizer):
+            def encode(self, text):
+                __import__("time").sleep(3600)
+        """)
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "tokenization.py").write_text(
+        reference_without(TOKENIZATION, 0)[0] + sleeping)
+    results = run_autograder(bundle, tmp_path)
+    failed = {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
+    assert any(out.startswith("timed out: one call sat still for 1 s") for out in failed.values()
+               ), failed
+    assert failed and all(name.startswith("Part 2:") for name in failed), failed

@@ -204,6 +204,10 @@ class Worker:
         self.load_errors: list[str] = []
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
+        # For ``suite/asleep.py``: messages sent or received, and whether the last one was
+        # sent (the worker owes the next; otherwise this process is the one it waits for).
+        self.exchanges = 0
+        self.awaiting = False
         self.patience: Patience | None = None  # more time past ``timeout`` (``deadline``)
         self.cap: float | None = None  # the most a request may take with patience
         self.trusted_names: set[str] = set()  # asked to run the student's own (``trust``)
@@ -328,6 +332,7 @@ class Worker:
         deadline = self._deadline() if deadline is None else deadline
         data = json.dumps(message, allow_nan=True).encode("utf-8")
         payload = memoryview(len(data).to_bytes(4, "big") + data)
+        self.exchanges, self.awaiting = self.exchanges + 1, False
         try:
             while payload:
                 left = deadline.left()
@@ -340,6 +345,7 @@ class Worker:
                     payload = payload[os.write(self._to_worker, payload):]
         except OSError as exc:
             raise self._fail("crash", f"the worker stopped reading ({exc})") from exc
+        self.exchanges, self.awaiting = self.exchanges + 1, True
 
     def _read(self, size: int, deadline: Deadline) -> bytes:
         """Read ``size`` bytes before ``deadline``; a slow or closed pipe fails the worker."""
@@ -356,6 +362,13 @@ class Worker:
                 raise self._fail("crash", f"the worker exited (code {self._exit_code()})")
             data += block
         return data
+
+    def reply_waiting(self) -> bool:
+        """Are bytes from the worker waiting in the pipe, unread?"""
+        try:
+            return bool(select.select([self._from_worker], [], [], 0)[0])
+        except (OSError, ValueError, TypeError):  # closed
+            return False
 
     def _exit_code(self) -> int | None:
         """The exit code of a worker that closed its pipe (None if it lingers on)."""
@@ -375,6 +388,7 @@ class Worker:
                 message = json.loads(self._read(size, deadline).decode("utf-8"))
             except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
                 raise self._fail("protocol", "reply is not JSON") from exc
+            self.exchanges, self.awaiting = self.exchanges + 1, False
             if type(message) is not dict or "ref" not in message:
                 return message
             self._send(self._answer_standin(message, deadline), deadline)

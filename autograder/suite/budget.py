@@ -29,9 +29,9 @@ process tree (plus the scorer's own work for it, ``student.worker_cpu``) is read
 request starts; the scorer first looks again after ``FIRST_LOOK`` seconds of wall time,
 and stops the request once the worker has used ``budget`` seconds since the start. A
 worker that waits for a core does not use CPU, so a loaded machine makes the wait longer,
-not the verdict harsher. ``CALL_TIMEOUT`` stays the wall-clock cap: a worker that sleeps
-is stopped there, as before (telling a sleeping worker from one the machine holds would
-need its run-queue times, and a stand-in call the scorer serves looks the same).
+not the verdict harsher. ``CALL_TIMEOUT`` stays the wall-clock cap; a worker that sleeps
+is stopped by the watch that wraps the budget (``asleep.py``: thread states and run-queue
+times tell it from one the machine holds).
 
 ``FACTOR`` is far above the spread of CPU time between runs of the same code (a loaded
 machine moves a request's CPU time by tens of per cent, not tenfold). ``FLOOR`` covers

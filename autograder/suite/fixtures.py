@@ -13,7 +13,8 @@ hidden tests of any assignment's folder get them.
 Limits (their values and ``Student`` are in ``student.py``), so that a hanging submission
 costs seconds, not minutes, and only in its part:
 
-- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``); a
+- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``), and
+  is stopped sooner if its worker sits still (sleeps) for a second (``asleep.py``); a
   function or method that has timed out in the part also gets, in later tests, a CPU
   budget of a multiple of what correct code needs in that test (``budget.py``);
 - after ``MAX_TIMEOUTS`` timeouts in one part, the remaining tests of that part fail at once;
@@ -46,6 +47,7 @@ from autograder.sandbox import (
     cleanup,
     limits,
 )
+from autograder.suite.asleep import LOOK, Asleep
 from autograder.suite.budget import Meter, Recording, budget
 from autograder.suite.evidence import (
     STATIC_NAMES,
@@ -129,9 +131,10 @@ def _open_worker(config: pytest.Config, code: StudentCode, part: int, hash_seed:
     raise AssertionError("unreachable")  # the second failure stopped the session
 
 
-def _load_failure(exc: WorkerFailure) -> str:
+def _load_failure(exc: WorkerFailure, watch: Asleep) -> str:
     if exc.kind == "timeout":
-        return f"loading your code timed out after {LOAD_TIMEOUT:g} s"
+        return (f"loading your code stopped: {watch.failure('it')}" if watch.asleep
+                else f"loading your code timed out after {LOAD_TIMEOUT:g} s")
     if exc.kind == "crash":
         return f"your code crashed the worker while it was loaded ({exc.detail})"
     return f"your code could not be loaded ({exc.detail})"
@@ -161,13 +164,17 @@ class PartState:
             raise GradingStopped(self.broken)
         worker = opened or _open_worker(self.config, self.code, self.part, hash_seed)
         self.config.stash[CODE_RAN_KEY] = True
+        watch = Asleep(worker)  # a load that sleeps is stopped in a second (``asleep.py``)
+        worker.timeout, worker.patience, worker.cap = LOOK, watch, LOAD_TIMEOUT
         try:
             worker.load()
         except WorkerFailure as exc:
-            message = _load_failure(exc)
+            message = _load_failure(exc, watch)
             if main:
                 self.broken = message
             raise GradingStopped(message) from None
+        finally:
+            worker.patience, worker.cap = None, None
         worker.timeout = CALL_TIMEOUT
         # A worker loaded after tests began may have seen hidden inputs (plugin.py).
         fresh = opened is not None

@@ -188,8 +188,8 @@ def student_message(exc: BaseException, where: str = "") -> str:
         detail = exception_detail(exc.type_name, exc.message, MESSAGE_LIMIT)
         return _clip(f"your code raised {type_label(exc.type_name)}{raised_at(exc)}{detail}")
     if isinstance(exc, WorkerFailure):
-        if exc.kind == "timeout" and exc.detail.startswith("one call used"):
-            return _clip(f"timed out: {exc.detail}")  # its CPU budget (``budget.py``)
+        if exc.kind == "timeout" and exc.detail.startswith("one call "):
+            return _clip(f"timed out: {exc.detail}")  # ``budget.py``, ``asleep.py``
         if exc.kind == "timeout":
             seconds = re.search(r"within ([\d.]+) s", exc.detail)
             limit = f"{float(seconds.group(1)):.2g} s" if seconds else "its time limit"

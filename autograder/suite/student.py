@@ -1,8 +1,9 @@
 """A test's view of its worker (``Student``), the limits of one grading, and CPU time.
 
 Limits, so that a hanging submission costs seconds, not minutes, and only in its part:
-every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``) and, if what it runs
-has timed out before in the part, the CPU budget of its test within them (``budget.py``); after
+every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``), is stopped once its
+worker has sat still for ``asleep.SLEEP_LIMIT`` (``asleep.py``), and, if what it runs has
+timed out before in the part, has the CPU budget of its test within them (``budget.py``); after
 ``MAX_TIMEOUTS`` timeouts a part's remaining tests fail at once; a test may spend
 ``TEST_BUDGET`` and a part ``PART_BUDGET`` seconds in calls. ``worker_cpu`` is the CPU
 the kernel counted for a worker's whole process tree, which the timing tests compare.
@@ -14,6 +15,7 @@ import time
 from typing import Protocol
 
 from autograder.sandbox import MissingName, Remote, StudentError, Worker, WorkerFailure, cleanup
+from autograder.suite.asleep import LOOK, Asleep
 from autograder.suite.budget import FIRST_LOOK, CpuBudget, Meter
 
 # The key, in a worker's cache, of the name a handle was read by (``Student._label``).
@@ -179,7 +181,7 @@ class Student:
             return min(limit - (cpu_now - cpu_began), CALL_TIMEOUT - (time.monotonic() - began))
 
         old, self.worker.timeout = self.worker.timeout, limit
-        self.worker.patience, self._limited = patience, True
+        self.worker.patience, self._limited = Asleep(self.worker, patience), True
         try:
             yield
         finally:
@@ -211,8 +213,12 @@ class Student:
         recording = None if limited else meter.recording
         cpu_before = self.cpu_seconds() if recording is not None else None
         worker, kept = self.worker, (self.worker.timeout, self.worker.patience, self.worker.cap)
-        if budget is not None:  # put back in ``finally``: nothing may raise in between
-            worker.timeout, worker.patience, worker.cap = FIRST_LOOK, budget, CALL_TIMEOUT
+        # A timing test's block has its own patience (``time_limit``, asleep-watched too);
+        # any other request is watched for sleep (``asleep.py``) within ``CALL_TIMEOUT``.
+        watch = None if limited else Asleep(worker, budget)
+        if watch is not None:  # put back in ``finally``: nothing may raise in between
+            worker.timeout = FIRST_LOOK if budget is not None else LOOK
+            worker.patience, worker.cap = watch, CALL_TIMEOUT
         start = time.perf_counter()
         try:
             value = func(*args, **kwargs)
@@ -220,9 +226,8 @@ class Student:
             raise
         except WorkerFailure as exc:
             self.worker.close()
-            if exc.kind == "timeout" and budget is not None:
-                exc = _over_budget(budget) if budget.spent else WorkerFailure(
-                    "timeout", f"no answer within {CALL_TIMEOUT:g} s")
+            if exc.kind == "timeout" and watch is not None:
+                exc = _over_limit(watch, budget)
             self.failure = exc
             if exc.kind == "timeout" and not limited:
                 state.timed_out()
@@ -236,7 +241,7 @@ class Student:
         finally:
             self.last_seconds = time.perf_counter() - start
             state.seconds += self.last_seconds
-            if budget is not None:
+            if watch is not None:
                 worker.timeout, worker.patience, worker.cap = kept
             if cpu_before is not None:  # a request that ended its worker counts as the cap
                 cpu_after = self.cpu_seconds()
@@ -245,7 +250,12 @@ class Student:
         return value
 
 
-def _over_budget(budget: CpuBudget) -> WorkerFailure:
-    """The timeout of a request stopped for its CPU time (the student reads the detail)."""
-    return WorkerFailure("timeout", f"one call used over {budget.seconds:.2g} s of CPU time, "
-                         "the most this test allows")
+def _over_limit(watch: Asleep, budget: CpuBudget | None) -> WorkerFailure:
+    """The timeout of an ordinary request, saying which limit stopped it (the student reads
+    the detail): it sat still, it used its CPU budget, or it ran out of wall time."""
+    if watch.asleep:
+        return WorkerFailure("timeout", watch.failure())
+    if budget is not None and budget.spent:
+        return WorkerFailure("timeout", f"one call used over {budget.seconds:.2g} s of CPU "
+                             "time, the most this test allows")
+    return WorkerFailure("timeout", f"no answer within {CALL_TIMEOUT:g} s")

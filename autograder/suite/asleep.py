@@ -1,0 +1,110 @@
+"""Stop a request whose worker sleeps: its code neither runs nor waits for a core, and
+no reply is on its way, for ``SLEEP_LIMIT`` seconds in a row.
+
+A request that loops uses CPU, and the CPU budget of what has hung (``budget.py``) stops
+it early. A request that sleeps (``time.sleep``, a lock that no thread will release, a
+read from a pipe that nobody writes) uses none: before this watch it waited for its
+whole ``CALL_TIMEOUT``, 5 s, twice per part, and a load that slept for ``LOAD_TIMEOUT``.
+
+Asleep is told from slow by the kernel, never by wall time alone. Every thread of every
+process in the worker's tree (``cleanup.tree``) must be in state ``S`` (sleeping) or have
+ended, at every look, and the nanoseconds they ran or waited in a run queue
+(``/proc/.../schedstat``) must not grow between looks. A thread that runs or waits for a
+core is ``R``, one that waits for the disk ``D``, one stopped by a signal ``T``: none of them
+sleeps by its own choice, so a loaded machine never makes a worker look asleep. Nor does
+this process being slow: the clock runs only while the worker owes the next message
+(``Worker.awaiting``: the request is sent, no reply or stand-in call has come), any message
+either way starts it again, and a reply's bytes waiting in the pipe (a worker blocked
+writing to a scorer slow to read) count as progress. Correct code never sits still for a
+second otherwise.
+
+The watch is a ``deadline.Patience``: the request's deadline asks it every ``LOOK``
+seconds whether to wait on, and it passes on the answer of the patience it wraps (the
+CPU budget, a timing test's limit). Where the kernel does not tell (no schedstat), it
+never calls a worker asleep, and the request keeps its plain limits.
+"""
+
+import contextlib
+import os
+import time
+from collections.abc import Callable
+
+from autograder.sandbox import Worker, cleanup
+
+SLEEP_LIMIT = 1.0  # wall seconds with no progress at all before a request is stopped
+LOOK = 0.25  # wall seconds between looks
+
+Reading = tuple[int, int]  # (messages from the worker, ns run or waited for a core)
+# Not asleep, whatever the counts: this process owes the worker a message (it may have been
+# slow to write it), a reply waits in the pipe, or a thread is in a state not in STILL.
+BUSY = "busy"
+# The only thread states a sleeping tree shows: sleeping, and ended but not yet waited for.
+# Every other state is "cannot call it asleep": R (running, or waiting for a core: the
+# kernel adds that wait to schedstat only once the thread gets one), D (waiting for the
+# disk), T and t (stopped by a signal or a debugger, as a machine that stalls it is
+# played in the tests).
+STILL = frozenset({b"S", b"Z", b"X"})
+
+
+def _look(worker: Worker) -> Reading | str | None:
+    """What the worker has done so far; ``BUSY`` when it is plainly not asleep; None
+    where the kernel does not tell (no schedstat, or the tree is gone)."""
+    process = worker.process
+    if process is None:
+        return None
+    if not worker.awaiting or worker.reply_waiting():
+        return BUSY
+    counted = 0
+    for pid in cleanup.tree(process.pid):
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    if _state(pid, task) not in STILL:
+                        return BUSY
+                    counted += _schedstat(pid, task)
+    return (worker.exchanges, counted) if counted else None
+
+
+def _schedstat(pid: int, task: str) -> int:
+    """Nanoseconds the thread ran plus nanoseconds it waited in a run queue."""
+    with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as handle:
+        fields = handle.read().split()
+    return int(fields[0]) + int(fields[1])
+
+
+def _state(pid: int, task: str) -> bytes:
+    """The thread's state letter (``R``, ``S``, ``D``...)."""
+    with open(f"/proc/{pid}/task/{task}/stat", "rb") as handle:
+        return handle.read().rsplit(b")", 1)[1].split()[0]
+
+
+class Asleep:
+    """Patience that stops a request once its worker has made no progress for
+    ``SLEEP_LIMIT`` seconds, and otherwise grants what ``then`` grants (forever without
+    one: the deadline's cap ends the request)."""
+
+    def __init__(self, worker: Worker, then: Callable[[], float] | None = None) -> None:
+        self.worker, self.then = worker, then
+        self.last: Reading | None = None
+        self.still_since = time.monotonic()
+        self.asleep = False  # the request was stopped for sleeping
+
+    def __call__(self) -> float:
+        more = float("inf") if self.then is None else self.then()
+        if more <= 0:
+            return 0.0
+        reading, now = _look(self.worker), time.monotonic()
+        if reading in (None, BUSY) or reading != self.last:  # moved, or cannot tell
+            self.last, self.still_since = reading, now
+            return min(more, LOOK)
+        if now - self.still_since >= SLEEP_LIMIT:
+            self.asleep = True
+            return 0.0
+        return min(more, LOOK, self.still_since + SLEEP_LIMIT - now)
+
+    def failure(self, doing: str = "one call") -> str | None:
+        """What the student reads when the watch stopped the request, else None."""
+        if not self.asleep:
+            return None
+        return (f"{doing} sat still for {SLEEP_LIMIT:g} s: it neither ran nor waited for a "
+                "core (a sleep, or a wait for input or a lock that never comes)")
