@@ -84,16 +84,20 @@ bench-batch: $(STAMP)
 mutation: $(STAMP)
 	for a in $(A); do $(PY) -m autograder.validity.mutation --assignment $$a || exit 1; done
 
-## Validity: timing tests under CPU load, 30 runs of the reference, its timing variants and the
-## catalogue's correct submissions; writes autograder/hidden/NAME/TIMING.md.
+## Validity: timing tests under CPU load, RUNS (default 30) runs of the reference, its timing
+## variants, the catalogue's correct submissions and its wrong ones whose fault is their speed;
+## writes autograder/hidden/NAME/TIMING.md.
+RUNS ?= 30
 .PHONY: timing-stability
 timing-stability: $(STAMP)
 	for a in $(A); do \
 	  if [ -f autograder/hidden/$$a/timing_variants.py ]; then \
-	    rm -rf .timing-correct && $(PY) -m tests.catalogue.write_correct $$a .timing-correct \
-	      >/dev/null && $(PY) -m autograder.validity.timing_stability --assignment $$a --runs 30 \
-	      --also .timing-correct/* || exit 1; fi; \
-	done; rm -rf .timing-correct
+	    rm -rf .timing-correct .timing-wrong \
+	      && $(PY) -m tests.catalogue.write_correct $$a .timing-correct >/dev/null \
+	      && $(PY) -m tests.catalogue.write_correct $$a .timing-wrong --timed >/dev/null \
+	      && $(PY) -m autograder.validity.timing_stability --assignment $$a --runs $(RUNS) \
+	        --also .timing-correct/* --wrong .timing-wrong/* || exit 1; fi; \
+	done; rm -rf .timing-correct .timing-wrong
 
 ## Budgets: the most CPU one request of each hidden test takes in correct work (the reference,
 ## its timing variants, the catalogue's correct submissions), under 2 busy loops; writes

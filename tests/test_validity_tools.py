@@ -2,6 +2,10 @@
 and a tiny mutation run."""
 
 import difflib
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
 
 from autograder.suite.timers import is_timing_test, timing_tests
 from autograder.validity import mutation
@@ -80,3 +84,31 @@ def test_tiny_mutation_run_end_to_end(tmp_path):
     assert text.startswith("# Mutation testing of the hidden suite: tokenization")
     assert "PARTIAL RUN: 3 of" in text
     assert "Killed 3 / 3" in text
+
+
+def test_a_wrong_submission_is_ok_only_when_a_timing_test_of_its_part_caught_every_run():
+    """``timing_stability --wrong``: the table counts the runs in which any timing test of
+    the file's part failed; one run that slipped under every threshold misses the target."""
+    from autograder.validity.timing_stability import CAUGHT, part_of, report
+
+    files = [Path("p3_always.py"), Path("p3_once_missed.py")]
+    outcomes = defaultdict(lambda: defaultdict(Counter))
+    ratios = defaultdict(lambda: defaultdict(list))
+    for name, caught in (("wrong: p3_always.py", 3), ("wrong: p3_once_missed.py", 2)):
+        outcomes[name]["part3::test_scan"]["failed"] += caught
+        outcomes[name]["part3::test_scan"]["passed"] += 3 - caught
+        outcomes[name]["part4::test_other"]["failed"] += 3  # another part: not a catch
+        outcomes[name][CAUGHT][True] += caught
+        outcomes[name][CAUGHT][False] += 3 - caught
+        ratios[name]["part3::test_scan"] += [9.0] * caught
+    seconds = defaultdict(list)
+    text = report(PRODUCTION, outcomes, ratios, seconds, 60.0, 3, 2, ("v", "v"), wrong=files)
+    rows = {line.split(" | ")[0]: line for line in text.splitlines()
+            if line.startswith("| p3_")}
+    assert rows["| p3_always.py"].endswith(
+        "| 3 / 3 | `part3::test_scan` 3 | 9.0 / 9.0 / 9.0 | ok |"), rows
+    assert rows["| p3_once_missed.py"].endswith("| MISSES TARGET |"), rows
+    assert "| 2 / 3 |" in rows["| p3_once_missed.py"], rows
+    assert part_of(Path("p12_x.py")) == 12
+    with pytest.raises(SystemExit, match="named pN_"):
+        part_of(Path("quadratic.py"))

@@ -13,8 +13,12 @@ pattern of the timing tests meant to catch it). ``--also`` adds whole correct
 submissions, honest like the reference: ``make timing-stability`` passes the
 catalogue's (``tests.catalogue.write_correct``), so a correct design that a threshold
 cuts through (a sorted list that measured 1.8x to 4.4x against a threshold of 4) shows
-as a false failure here, not in a student's regrade. The report goes to its folder's
-``TIMING.md``.
+as a false failure here, not in a student's regrade. ``--wrong`` adds whole wrong
+submissions whose fault is their speed, each named ``pN_...`` for its part: the
+catalogue's timed entries (``--timed``). Each must be caught by some timing test of its
+part in every run (which one is the suite's business: one slow design fails one test),
+so an entry that sits just under a threshold (``ids = ids + ...`` measured 4.4x against
+4) shows here too. The report goes to its folder's ``TIMING.md``.
 
 Reproduce::
 
@@ -42,6 +46,9 @@ from .common import same_suite, suite_version
 # A failing timing test states its ratio: "took 9.5x as long", or "took over 8x" when the
 # slow run was stopped (recorded as inf, shown as "stopped").
 RATIO = re.compile(r"took (over )?([\d.]+)x")
+# The outcome key that counts, per run of a ``--wrong`` file, whether a timing test of its
+# part failed (True) or none did (False).
+CAUGHT = "<caught in its part>"
 
 
 def variants(a: Assignment, also: list[Path] | tuple[Path, ...] = ()
@@ -53,6 +60,14 @@ def variants(a: Assignment, also: list[Path] | tuple[Path, ...] = ()
         raise SystemExit(f"{a.name} has no timing_variants.py in {a.folder}")
     return {"reference": ("", None), **module.VARIANTS,
             **{f"correct: {path.name}": (path, None) for path in also}}
+
+
+def part_of(path: Path) -> int:
+    """The part a ``--wrong`` file is meant to lose points in, from its name: ``pN_...``."""
+    found = re.match(r"p(\d+)_", path.name)
+    if not found:
+        raise SystemExit(f"{path.name}: a --wrong file is named pN_... for its part N")
+    return int(found.group(1))
 
 
 def submission(a: Assignment, override: str) -> str:
@@ -78,17 +93,21 @@ def cpu_load(processes: int):
 
 
 def measure(a: Assignment, runs: int, load: int, timeout: float,
-            also: list[Path] | tuple[Path, ...] = ()) -> tuple[dict, dict, dict, float]:
-    """Outcomes ``{variant: {test: Counter}}``, ratios of failures, grade seconds, wall."""
+            also: list[Path] | tuple[Path, ...] = (), wrong: list[Path] | tuple[Path, ...] = ()
+            ) -> tuple[dict, dict, dict, float]:
+    """Outcomes ``{variant: {test: Counter}}``, ratios of failures, grade seconds, wall
+    (``wrong`` files are variants named ``wrong: <file name>``)."""
     from ..suite.run import grade_file
 
     outcomes: dict = defaultdict(lambda: defaultdict(Counter))
     ratios: dict = defaultdict(lambda: defaultdict(list))
     seconds: dict = defaultdict(list)
     started = time.monotonic()
+    parts = {f"wrong: {path.name}": part_of(path) for path in wrong}
+    graded = {**variants(a, also), **{f"wrong: {path.name}": (path, None) for path in wrong}}
     with tempfile.TemporaryDirectory(prefix="timing-") as tmp, cpu_load(load):
         paths = {}
-        for i, (name, (override, _)) in enumerate(variants(a, also).items()):
+        for i, (name, (override, _)) in enumerate(graded.items()):
             if isinstance(override, Path):  # a whole submission, .py or .ipynb
                 paths[name] = Path(tmp) / f"variant{i}{override.suffix}"
                 paths[name].write_bytes(override.read_bytes())
@@ -101,6 +120,7 @@ def measure(a: Assignment, runs: int, load: int, timeout: float,
                 seconds[name].append(result["seconds"])
                 if result["status"] != "graded":
                     outcomes[name]["<grading error>"]["failed"] += 1
+                caught = False
                 for test in result["tests"]:
                     if is_timing_test(a, test["id"]):
                         outcomes[name][test["id"]][test["status"]] += 1
@@ -108,6 +128,9 @@ def measure(a: Assignment, runs: int, load: int, timeout: float,
                         if test["status"] == "failed" and found:
                             value = math.inf if found.group(1) else float(found.group(2))
                             ratios[name][test["id"]].append(value)
+                        caught |= test["status"] == "failed" and name in parts \
+                            and test["id"].startswith(f"part{parts[name]}::")
+                outcomes[name][CAUGHT][caught] += 1
             print(f"run {run}/{runs} done after {time.monotonic() - started:.0f} s",
                   file=sys.stderr, flush=True)
     return outcomes, ratios, seconds, time.monotonic() - started
@@ -121,12 +144,31 @@ def _spread(values: list[float]) -> str:
     return f"{v[0]} / {v[len(v) // 2]} / {v[-1]}"
 
 
+def _wrong_rows(a: Assignment, outcomes: dict, ratios: dict, runs: int,
+                wrong: list[Path] | tuple[Path, ...]) -> list[str]:
+    """The table of ``--wrong`` submissions: runs caught by a timing test of their part."""
+    lines = ["", "Wrong submissions whose fault is their speed (`--wrong`): runs in which some",
+             "timing test of their part failed (target: every run), and which tests did:", "",
+             "| Submission | Part | Caught | Timing tests that failed (runs) | Ratios | Verdict |",
+             "|---|---:|---:|---|---|---|"]
+    for path in wrong:
+        name, part = f"wrong: {path.name}", part_of(path)
+        mine = {t: c for t, c in outcomes[name].items() if t.startswith(f"part{part}::")}
+        caught = outcomes[name][CAUGHT][True]  # runs in which any of them failed
+        by_test = ", ".join(f"`{t}` {c['failed']}" for t, c in sorted(mine.items()) if c["failed"])
+        spread = "; ".join(_spread(ratios[name][t]) for t in sorted(mine) if ratios[name][t])
+        lines.append(f"| {path.name} | {part} | {caught} / {runs} | {by_test or 'none'} | "
+                     f"{spread} | {'ok' if caught == runs else 'MISSES TARGET'} |")
+    return lines
+
+
 def report(a: Assignment, outcomes: dict, ratios: dict, seconds: dict, wall: float, runs: int,
            load: int, versions: tuple[str, str],
-           also: list[Path] | tuple[Path, ...] = ()) -> str:
+           also: list[Path] | tuple[Path, ...] = (), wrong: list[Path] | tuple[Path, ...] = ()
+           ) -> str:
     """TIMING.md: per timing test, false failures on the reference and catches of variants."""
     slow = variants(a, also)
-    tests = sorted({t for per in outcomes.values() for t in per if t != "<grading error>"})
+    tests = sorted({t for per in outcomes.values() for t in per if not t.startswith("<")})
     lines = [
         f"# Timing tests under load: {a.name}",
         "",
@@ -172,7 +214,9 @@ def report(a: Assignment, outcomes: dict, ratios: dict, seconds: dict, wall: flo
         times = sorted(seconds[name])
         median = times[len(times) // 2] if times else 0.0
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {median:.1f} |")
-    errors = {n: outcomes[n]["<grading error>"]["failed"] for n in slow}
+    if wrong:
+        lines += _wrong_rows(a, outcomes, ratios, runs, wrong)
+    errors = {n: outcomes[n]["<grading error>"]["failed"] for n in [*slow, *outcomes]}
     if any(errors.values()):
         lines += ["", f"Gradings that ended in an error: {errors}."]
     return "\n".join(lines) + "\n"
@@ -187,12 +231,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, help="default: TIMING.md in the assignment's folder")
     parser.add_argument("--also", type=Path, nargs="*", default=[],
                         help="more correct submissions (.py or .ipynb), honest like the reference")
+    parser.add_argument("--wrong", type=Path, nargs="*", default=[],
+                        help="wrong submissions pN_*.py that a timing test of part N must catch")
     args = parser.parse_args(argv)
     a = load(args.assignment)
+    for path in args.wrong:
+        part_of(path)  # a misnamed file stops the run before any grading
     before = suite_version(a)
-    outcomes, ratios, seconds, wall = measure(a, args.runs, args.load, args.timeout, args.also)
+    outcomes, ratios, seconds, wall = measure(a, args.runs, args.load, args.timeout, args.also,
+                                              args.wrong)
     versions = (before, suite_version(a))
-    text = report(a, outcomes, ratios, seconds, wall, args.runs, args.load, versions, args.also)
+    text = report(a, outcomes, ratios, seconds, wall, args.runs, args.load, versions, args.also,
+                  args.wrong)
     (args.report or a.folder / "TIMING.md").write_text(text, encoding="utf-8")
     print(text)
     return 0

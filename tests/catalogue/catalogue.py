@@ -50,6 +50,9 @@ class Entry:
     # Tests the entry must pass: one fault is charged once (a deterministic tie-break
     # that is not the spec's loses the tie tests, never the hash-seed test).
     spares: tuple[str, ...] = ()
+    # Its fault is its speed (a quadratic encode, a trainer that recounts): a timing test
+    # of its part must catch it, under load too (``make timing-stability`` grades it).
+    timed: bool = False
 
     def __post_init__(self) -> None:
         assert self.part in assignments.load(self.assignment).parts, self.name
@@ -83,12 +86,12 @@ class Catalogue:
     correct: list[Correct] = field(default_factory=list)
 
     def wrong(self, part: int, misconception: str, code: str, gap: str | None = None,
-              spares: tuple[str, ...] = ()):
+              spares: tuple[str, ...] = (), timed: bool = False):
         """Register the decorated witness as the catalogue entry of the same name."""
 
         def register(witness: Witness) -> Entry:
             entry = Entry(self.assignment, witness.__name__, part, misconception, code,
-                          witness, gap, spares)
+                          witness, gap, spares, timed)
             self.entries.append(entry)
             return entry
 

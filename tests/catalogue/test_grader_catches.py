@@ -13,6 +13,7 @@ Environment: ``CATALOGUE_JOBS`` (parallel gradings, default 3), ``CATALOGUE_SOLO
 import pytest
 
 from autograder.assignment import load
+from autograder.suite.timers import is_timing_test
 
 from .catalogue import all_entries, catalogues
 from .grading import failed_tests, lost, messages
@@ -63,6 +64,17 @@ def test_one_fault_is_charged_once(catalogue_grades, entry):
     charged = sorted(set(entry.spares) & set(failed_tests(result)))
     assert not charged, (f"{entry.name} ({entry.misconception}) was also charged by {charged}"
                          + messages(result, charged))
+
+
+@pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in ENTRIES if e.timed])
+def test_an_entry_whose_fault_is_its_speed_is_caught_by_a_timing_test(catalogue_grades, entry):
+    """``Entry.timed`` is what ``make timing-stability`` grades under load: it must name
+    the entries a timing test catches (a correctness test that failed instead would leave
+    the timing test's margin unmeasured)."""
+    job, result = graded(catalogue_grades, entry)
+    timing = [t for t in failed_tests(result, entry.part) if is_timing_test(job.assignment, t)]
+    assert timing, (f"{entry.name} is marked timed but no timing test of Part {entry.part} "
+                    f"failed: {failed_tests(result, entry.part)}")
 
 
 def correct_params():

@@ -1,22 +1,34 @@
-"""Write an assignment's correct catalogue submissions as files, for the engine's tools.
+"""Write an assignment's catalogue submissions as files, for the engine's tools.
 
-``make call-costs`` grades them with the reference (``autograder/validity/call_costs.py``);
-the engine never imports the catalogue, so it reads them as plain submissions::
+``make call-costs`` and ``make timing-stability`` grade the correct ones beside the
+reference, and ``make timing-stability`` the wrong ones whose fault is their speed
+(``Entry.timed``), each alone; the engine never imports the catalogue, so it reads them as
+plain submissions::
 
-    .venv/bin/python -m tests.catalogue.write_correct NAME DIR
+    .venv/bin/python -m tests.catalogue.write_correct NAME DIR           # correct
+    .venv/bin/python -m tests.catalogue.write_correct NAME DIR --timed   # timed wrong
 """
 
 import sys
 from pathlib import Path
 
-from .catalogue import catalogues
+from autograder.assignment import load
+
+from .catalogue import catalogues, submission_source
 from .grading import correct_job
 
 
-def main(name: str, folder: str) -> None:
+def main(name: str, folder: str, which: str = "--correct") -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     catalogue = catalogues()[name]
+    if which == "--timed":  # named by the entry: the tool reads the part from ``pN_``
+        for entry in catalogue.entries:
+            if entry.timed:
+                path = out / f"{entry.name}.py"
+                path.write_text(submission_source(load(name), entry.code), encoding="utf-8")
+                print(path)
+        return
     for correct in catalogue.correct:
         if correct.name == "reference":  # the tool grades the reference itself
             continue

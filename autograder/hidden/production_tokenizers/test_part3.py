@@ -335,7 +335,7 @@ def test_best_pair_without_scanning(student, spawn):
     check(ratio <= MAX_SCAN_RATIO,
           lambda: f"{SCAN_MANY} merges took {ratio_text(ratio, 2 * MAX_SCAN_RATIO)} as long as "
                   f"{FEW} on a corpus of 5,100 distinct words with about 21,000 distinct pairs, "
-                  f"where each merge changes one word ({ms_text(many_)} against "
+                  f"where each merge changes one word or a few ({ms_text(many_)} against "
                   f"{ms_text(few)}). Finding the best pair with max() or min() over every pair "
                   "at every merge takes 7 to 40 times as long; a heap with lazy deletion, count "
                   "buckets or a list kept sorted with bisect takes 1 to 1.5 times as long.")

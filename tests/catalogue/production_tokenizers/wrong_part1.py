@@ -174,7 +174,7 @@ class ByteLevelBPE(ByteLevelBPE):
                 self._cache[piece] = self._encode_piece(piece)
             ids = ids + self._cache[piece]
         return ids
-''')
+''', timed=True)
 def p1_encode_quadratic_concat(bug, ref):
     from ..catalogue import growth  # the bug is time: ids = ids + ... copies the list
 

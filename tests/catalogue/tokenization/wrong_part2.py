@@ -180,6 +180,7 @@ def char_decode_run(ns, n):
                 ids = ids + [self.char_to_id.get(ch, self.unk_id)]
             return ids
     """,
+    timed=True,
 )
 def p2_quadratic_encode_list_concat(bug, ref):
     superlinear(bug, ref, char_encode_run, bug_n=1_500, ref_n=80_000)
@@ -199,6 +200,7 @@ def p2_quadratic_encode_list_concat(bug, ref):
                 ids.append(self.char_to_id.get(ch, self.unk_id))
             return ids
     """,
+    timed=True,
 )
 def p2_quadratic_encode_slicing(bug, ref):
     superlinear(bug, ref, char_encode_run, bug_n=8_000, ref_n=80_000)
@@ -217,6 +219,7 @@ def p2_quadratic_encode_slicing(bug, ref):
                 chars.append(self.id_to_char[check_token_id(t, self.vocab_size)])
             return "".join(chars)
     """,
+    timed=True,
 )
 def p2_quadratic_decode_pop_front(bug, ref):
     superlinear(bug, ref, char_decode_run, bug_n=3_000, ref_n=80_000)

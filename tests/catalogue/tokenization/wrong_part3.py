@@ -382,6 +382,7 @@ def p3_merges_applied_longest_first(bug, ref):
                 ids = ids + [self.token_to_id.get(t, 0) for t in tokens]
             return ids
     """,
+    timed=True,
 )
 def p3_quadratic_encode(bug, ref):
     tokenizers = {id(ns): trained(ns, HELLO) for ns in (bug, ref)}
@@ -419,6 +420,7 @@ def p3_quadratic_encode(bug, ref):
                     self.vocab.append(best[0] + best[1])
             self._build_mappings()
     """,
+    timed=True,
 )
 def p3_train_rescans_every_occurrence(bug, ref):
     corpus = ["the lower newest widest slowest lowly renewed"] * 20
