@@ -85,7 +85,7 @@ mutation: $(STAMP)
 	for a in $(A); do $(PY) -m autograder.validity.mutation --assignment $$a || exit 1; done
 
 ## Validity: timing tests under CPU load, RUNS (default 30) runs of the reference, its timing
-## variants, the catalogue's correct submissions and its wrong ones whose fault is their speed;
+## variants, the catalogue's correct submissions and its wrong ones only a timing test catches;
 ## writes autograder/hidden/NAME/TIMING.md.
 RUNS ?= 30
 .PHONY: timing-stability
@@ -96,7 +96,8 @@ timing-stability: $(STAMP)
 	      && $(PY) -m tests.catalogue.write_correct $$a .timing-correct >/dev/null \
 	      && $(PY) -m tests.catalogue.write_correct $$a .timing-wrong --timed >/dev/null \
 	      && $(PY) -m autograder.validity.timing_stability --assignment $$a --runs $(RUNS) \
-	        --also .timing-correct/* --wrong .timing-wrong/* || exit 1; fi; \
+	        --also $$(find .timing-correct -type f | sort) \
+	        --wrong $$(find .timing-wrong -type f | sort) || exit 1; fi; \
 	done; rm -rf .timing-correct .timing-wrong
 
 ## Budgets: the most CPU one request of each hidden test takes in correct work (the reference,

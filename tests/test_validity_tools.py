@@ -106,7 +106,7 @@ def test_a_wrong_submission_is_ok_only_when_a_timing_test_of_its_part_caught_eve
     rows = {line.split(" | ")[0]: line for line in text.splitlines()
             if line.startswith("| p3_")}
     assert rows["| p3_always.py"].endswith(
-        "| 3 / 3 | `part3::test_scan` 3 | 9.0 / 9.0 / 9.0 | ok |"), rows
+        "| 3 / 3 | `part3::test_scan` 3 | test_scan: 9.0 / 9.0 / 9.0 | ok |"), rows
     assert rows["| p3_once_missed.py"].endswith("| MISSES TARGET |"), rows
     assert "| 2 / 3 |" in rows["| p3_once_missed.py"], rows
     assert part_of(Path("p12_x.py")) == 12

@@ -1,8 +1,9 @@
 """A real toy worker driven by a script in a child process, at a chosen isolation level.
 
 The limits of a request (``Student.time_limit``, the CPU budget, the watch for sleep) are
-proved on a worker whose function ``spin(n)`` burns CPU in proportion to ``n`` (``helped(n)``
-does it in a thread that it waits for, ``nap(seconds)`` sleeps), and which the script may
+proved on a worker whose function ``spin(n)`` burns CPU in proportion to ``n``
+(``helped(seconds)`` burns ``seconds`` of CPU in a thread that it waits for,
+``nap(seconds)`` sleeps), and which the script may
 freeze (``SIGSTOP``) to play a machine that stalls it. A test writes what happens
 after ``PRELUDE`` and runs it with ``run_script``; the script's last printed line is a
 JSON object, which ``run_script`` returns.
@@ -45,9 +46,11 @@ toy, path, case = load(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 path.write_text("def spin(n):\\n    total = 0\\n    for i in range(n):\\n"
                 "        total += i\\n    return n\\n\\n\\n"
                 "def nap(seconds):\\n    __import__('time').sleep(seconds)\\n    return seconds\\n"
-                "\\n\\ndef helped(n):\\n    import threading\\n"
-                "    helper = threading.Thread(target=spin, args=(n,))\\n"
-                "    helper.start()\\n    helper.join()\\n    return n\\n")
+                "\\n\\ndef helped(seconds):\\n    import threading, time\\n\\n"
+                "    def work():\\n        while time.thread_time() < seconds:\\n"
+                "            pass\\n\\n"
+                "    helper = threading.Thread(target=work)\\n"
+                "    helper.start()\\n    helper.join()\\n    return seconds\\n")
 worker = Worker(toy, extract(path), 1, timeout=CALL_TIMEOUT)
 worker.call("spin", 1000)
 

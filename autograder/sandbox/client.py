@@ -204,8 +204,8 @@ class Worker:
         self.load_errors: list[str] = []
         self.names: set[str] = set()
         self.ref_seconds = 0.0  # scorer CPU spent serving this worker's stand-ins
-        # For ``suite/asleep.py``: messages sent or received, and whether the last one was
-        # sent (the worker owes the next; otherwise this process is the one it waits for).
+        # For ``suite/asleep.py``: messages sent in full or received, and whether the last
+        # one was sent (the worker owes the next; otherwise this process owes one).
         self.exchanges = 0
         self.awaiting = False
         self.patience: Patience | None = None  # more time past ``timeout`` (``deadline``)
@@ -332,7 +332,7 @@ class Worker:
         deadline = self._deadline() if deadline is None else deadline
         data = json.dumps(message, allow_nan=True).encode("utf-8")
         payload = memoryview(len(data).to_bytes(4, "big") + data)
-        self.exchanges, self.awaiting = self.exchanges + 1, False
+        self.awaiting = False  # until it is all written, the worker waits for this process
         try:
             while payload:
                 left = deadline.left()

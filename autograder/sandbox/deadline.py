@@ -10,7 +10,8 @@ so that quadratic code does not cost minutes, and its twin may take milliseconds
 So a deadline may ask for *patience* once its wall time is up: a function that says
 how many more seconds to wait (0: stop now). The timing harness gives one that waits
 while the worker's CPU time stays below the limit (``suite/student.py``), so the run is
-stopped by what its code did, and a hard wall-clock cap still ends a worker that sleeps.
+stopped by what its code did; a worker that sleeps is stopped by the watch wrapped around
+every patience (``suite/asleep.py``), and a hard wall-clock cap ends anything else.
 
 A deadline may also have a *cap*: wall seconds past which no patience is granted. The
 CPU budget of an ordinary request (``suite/budget.py``) looks at the worker's CPU early

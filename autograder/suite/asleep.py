@@ -10,13 +10,20 @@ Asleep is told from slow by the kernel, never by wall time alone. Every thread o
 process in the worker's tree (``cleanup.tree``) must be in state ``S`` (sleeping) or have
 ended, at every look, and the nanoseconds they ran or waited in a run queue
 (``/proc/.../schedstat``) must not grow between looks. A thread that runs or waits for a
-core is ``R``, one that waits for the disk ``D``, one stopped by a signal ``T``: none of them
-sleeps by its own choice, so a loaded machine never makes a worker look asleep. Nor does
-this process being slow: the clock runs only while the worker owes the next message
-(``Worker.awaiting``: the request is sent, no reply or stand-in call has come), any message
-either way starts it again, and a reply's bytes waiting in the pipe (a worker blocked
-writing to a scorer slow to read) count as progress. Correct code never sits still for a
-second otherwise.
+core is ``R``, one that waits for the disk ``D``, one stopped by a signal ``T``: none of
+them sleeps by its own choice, so a machine that holds the worker (busy cores, a slow disk,
+a stop) does not make it look asleep. (Two holds would: a cgroup freezer, whose frozen
+tasks show ``S``, and a file system served by a process outside the tree, as FUSE is. The
+grader uses neither.) Nor does this process being slow: the clock runs only while the
+worker owes the next message (``Worker.awaiting``: the request is sent, no reply or stand-
+in call has come), any message either way starts it again, and a reply's bytes waiting in
+the pipe (a worker blocked writing to a scorer slow to read) count as progress. Correct
+code never sits still for a second otherwise.
+
+The line is drawn by looks, so it is not sharp: a sleep shorter than ``SLEEP_LIMIT`` is
+never stopped, one longer than ``SLEEP_LIMIT`` plus two ``LOOK``s always is, and correct
+code has no sleep at all. In a timing test's block (``Student.time_limit``) a worker stopped for
+sleeping reads like a run stopped for its time ("took over Nx"): the verdict is the same.
 
 The watch is a ``deadline.Patience``: the request's deadline asks it every ``LOOK``
 seconds whether to wait on, and it passes on the answer of the patience it wraps (the
@@ -24,7 +31,6 @@ CPU budget, a timing test's limit). Where the kernel does not tell (no schedstat
 never calls a worker asleep, and the request keeps its plain limits.
 """
 
-import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -48,20 +54,22 @@ STILL = frozenset({b"S", b"Z", b"X"})
 
 def _look(worker: Worker) -> Reading | str | None:
     """What the worker has done so far; ``BUSY`` when it is plainly not asleep; None
-    where the kernel does not tell (no schedstat, or the tree is gone)."""
+    where the kernel does not tell all of it (no schedstat, a thread that could not be
+    read, the tree gone)."""
     process = worker.process
     if process is None:
         return None
     if not worker.awaiting or worker.reply_waiting():
         return BUSY
     counted = 0
-    for pid in cleanup.tree(process.pid):
-        with contextlib.suppress(OSError):
+    try:  # every thread of the tree read, or no reading: a part of it could be working
+        for pid in cleanup.tree(process.pid):
             for task in os.listdir(f"/proc/{pid}/task"):
-                with contextlib.suppress(OSError, ValueError, IndexError):
-                    if _state(pid, task) not in STILL:
-                        return BUSY
-                    counted += _schedstat(pid, task)
+                if _state(pid, task) not in STILL:
+                    return BUSY
+                counted += _schedstat(pid, task)
+    except (OSError, ValueError, IndexError):  # a process ended mid-walk, or no schedstat
+        return None
     return (worker.exchanges, counted) if counted else None
 
 
@@ -85,8 +93,8 @@ class Asleep:
 
     def __init__(self, worker: Worker, then: Callable[[], float] | None = None) -> None:
         self.worker, self.then = worker, then
-        self.last: Reading | None = None
-        self.still_since = time.monotonic()
+        self.last: Reading | str | None = None  # the first look only takes a reading
+        self.still_since = 0.0  # since when the readings have been ``last``
         self.asleep = False  # the request was stopped for sleeping
 
     def __call__(self) -> float:

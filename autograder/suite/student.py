@@ -169,7 +169,8 @@ class Student:
         ``sandbox/deadline.py``): a run that a busy machine stalls is not stopped for it.
         Where the kernel reports no CPU time, the wall time alone decides. A timeout here
         is the test's own limit (a timing test stopping a slow run), so it does not count
-        towards ``MAX_TIMEOUTS``.
+        towards ``MAX_TIMEOUTS``. A worker that sits still is stopped after
+        ``asleep.SLEEP_LIMIT`` here too, the same way.
         """
         limit = min(seconds, CALL_TIMEOUT)
         began, cpu_began = time.monotonic(), self.cpu_seconds()

@@ -14,7 +14,7 @@ submissions, honest like the reference: ``make timing-stability`` passes the
 catalogue's (``tests.catalogue.write_correct``), so a correct design that a threshold
 cuts through (a sorted list that measured 1.8x to 4.4x against a threshold of 4) shows
 as a false failure here, not in a student's regrade. ``--wrong`` adds whole wrong
-submissions whose fault is their speed, each named ``pN_...`` for its part: the
+submissions that only a timing test catches, each named ``pN_...`` for its part: the
 catalogue's timed entries (``--timed``). Each must be caught by some timing test of its
 part in every run (which one is the suite's business: one slow design fails one test),
 so an entry that sits just under a threshold (``ids = ids + ...`` measured 4.4x against
@@ -144,10 +144,10 @@ def _spread(values: list[float]) -> str:
     return f"{v[0]} / {v[len(v) // 2]} / {v[-1]}"
 
 
-def _wrong_rows(a: Assignment, outcomes: dict, ratios: dict, runs: int,
+def _wrong_rows(outcomes: dict, ratios: dict, runs: int,
                 wrong: list[Path] | tuple[Path, ...]) -> list[str]:
     """The table of ``--wrong`` submissions: runs caught by a timing test of their part."""
-    lines = ["", "Wrong submissions whose fault is their speed (`--wrong`): runs in which some",
+    lines = ["", "Wrong submissions only a timing test catches (`--wrong`): runs in which some",
              "timing test of their part failed (target: every run), and which tests did:", "",
              "| Submission | Part | Caught | Timing tests that failed (runs) | Ratios | Verdict |",
              "|---|---:|---:|---|---|---|"]
@@ -156,7 +156,8 @@ def _wrong_rows(a: Assignment, outcomes: dict, ratios: dict, runs: int,
         mine = {t: c for t, c in outcomes[name].items() if t.startswith(f"part{part}::")}
         caught = outcomes[name][CAUGHT][True]  # runs in which any of them failed
         by_test = ", ".join(f"`{t}` {c['failed']}" for t, c in sorted(mine.items()) if c["failed"])
-        spread = "; ".join(_spread(ratios[name][t]) for t in sorted(mine) if ratios[name][t])
+        spread = "; ".join(f"{t.split('::')[-1]}: {_spread(ratios[name][t])}"
+                           for t in sorted(mine) if ratios[name][t])
         lines.append(f"| {path.name} | {part} | {caught} / {runs} | {by_test or 'none'} | "
                      f"{spread} | {'ok' if caught == runs else 'MISSES TARGET'} |")
     return lines
@@ -215,7 +216,7 @@ def report(a: Assignment, outcomes: dict, ratios: dict, seconds: dict, wall: flo
         median = times[len(times) // 2] if times else 0.0
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {median:.1f} |")
     if wrong:
-        lines += _wrong_rows(a, outcomes, ratios, runs, wrong)
+        lines += _wrong_rows(outcomes, ratios, runs, wrong)
     errors = {n: outcomes[n]["<grading error>"]["failed"] for n in [*slow, *outcomes]}
     if any(errors.values()):
         lines += ["", f"Gradings that ended in an error: {errors}."]

@@ -50,8 +50,10 @@ class Entry:
     # Tests the entry must pass: one fault is charged once (a deterministic tie-break
     # that is not the spec's loses the tie tests, never the hash-seed test).
     spares: tuple[str, ...] = ()
-    # Its fault is its speed (a quadratic encode, a trainer that recounts): a timing test
-    # of its part must catch it, under load too (``make timing-stability`` grades it).
+    # Only a timing test of its part catches it: its fault is its speed (a quadratic
+    # encode, a trainer that recounts), or shows only on a timing test's long inputs (an
+    # encode that gives up on long texts). It must be caught under load too: ``make
+    # timing-stability`` grades it there, and a catalogue test checks the marking.
     timed: bool = False
 
     def __post_init__(self) -> None:

@@ -67,14 +67,28 @@ def test_one_fault_is_charged_once(catalogue_grades, entry):
 
 
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in ENTRIES if e.timed])
-def test_an_entry_whose_fault_is_its_speed_is_caught_by_a_timing_test(catalogue_grades, entry):
-    """``Entry.timed`` is what ``make timing-stability`` grades under load: it must name
-    the entries a timing test catches (a correctness test that failed instead would leave
-    the timing test's margin unmeasured)."""
+def test_an_entry_marked_timed_is_caught_by_a_timing_test(catalogue_grades, entry):
+    """``Entry.timed`` is what ``make timing-stability`` grades under load: a marked entry
+    must be one that a timing test catches."""
     job, result = graded(catalogue_grades, entry)
     timing = [t for t in failed_tests(result, entry.part) if is_timing_test(job.assignment, t)]
     assert timing, (f"{entry.name} is marked timed but no timing test of Part {entry.part} "
                     f"failed: {failed_tests(result, entry.part)}")
+
+
+def test_every_entry_caught_by_timing_tests_alone_is_marked_timed(catalogue_grades):
+    """The other way round: an entry that only timing tests catch (a slow design, or a
+    fault only their long inputs show) is one whose catch ``make timing-stability`` must
+    see under load."""
+    unmarked = []
+    for entry in ENTRIES:
+        if entry.timed or entry.gap:
+            continue
+        job, result = graded(catalogue_grades, entry)
+        failed = failed_tests(result, entry.part)
+        if failed and all(is_timing_test(job.assignment, t) for t in failed):
+            unmarked.append(f"{entry.name}: {failed}")
+    assert not unmarked, unmarked
 
 
 def correct_params():

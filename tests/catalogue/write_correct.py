@@ -1,7 +1,7 @@
 """Write an assignment's catalogue submissions as files, for the engine's tools.
 
 ``make call-costs`` and ``make timing-stability`` grade the correct ones beside the
-reference, and ``make timing-stability`` the wrong ones whose fault is their speed
+reference, and ``make timing-stability`` the wrong ones only a timing test catches
 (``Entry.timed``), each alone; the engine never imports the catalogue, so it reads them as
 plain submissions::
 

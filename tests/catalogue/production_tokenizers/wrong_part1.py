@@ -397,6 +397,6 @@ class ByteLevelBPE(ByteLevelBPE):
                 self._cache[piece] = self._encode_piece(piece)
             ids.extend(self._cache[piece])
         return ids
-""")
+""", timed=True)
 def p1_encode_skips_long_texts(bug, ref):
     differs(bug, ref, lambda ns: small(ns).encode_ordinary("hello world " * 2_000))

@@ -288,7 +288,7 @@ def train_bpe_fast(corpus, vocab_size, _full=train_bpe_fast):
         raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
     base = len(_full(corpus, 1)[0])
     return _full(corpus, min(vocab_size, base + 100))
-""")
+""", timed=True)
 def p3_stops_after_100_merges(bug, ref):
     corpus = [" ".join(chr(0x4E00 + i) + chr(0x4E00 + j) for i in range(20) for j in range(20))]
     differs(bug, ref, lambda ns: trains(ns, corpus, 400))

@@ -429,6 +429,7 @@ def p2_decode_hf_space_marker(bug, ref):
                 return [1] * len(text)
             return [self.char_to_id.get(ch, 0) for ch in text]
     """,
+    timed=True,
 )
 def p2_encode_skips_long_texts(bug, ref):
     differs(bug, ref, lambda ns: char(ns, HELO).encode("hello" * 5_000))
