@@ -206,7 +206,8 @@ def test_a_call_that_spins_is_stopped_by_its_cpu_budget_on_gradescope(bundle, tm
 
 def test_a_call_that_sleeps_is_stopped_after_the_sleep_limit_on_gradescope(bundle, tmp_path):
     """``suite/asleep.py`` through the entry point: Part 2's ``encode`` sleeping is stopped
-    once it has sat still for a second, not after the 5 s wall, and only Part 2 pays."""
+    by the watch (its message; the 5 s wall would say "timed out after 5 s"), and only
+    Part 2 pays."""
     sleeping = textwrap.dedent("""
 
         class CharTokenizer(CharTokenizer):
