@@ -122,6 +122,14 @@ def parents() -> dict[int, int]:
     return found
 
 
+def thread_schedstat(pid: int, task: str) -> tuple[int, int]:
+    """Nanoseconds thread ``task`` of ``pid`` has run, and has waited in a run queue for a
+    core (``/proc/PID/task/TID/schedstat``; the wait is added when the thread gets one)."""
+    with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as handle:
+        fields = handle.read().split()
+    return int(fields[0]), int(fields[1])
+
+
 def tree(pid: int, parent_of: dict[int, int] | None = None) -> list[int]:
     """``pid`` and every process below it, ``pid`` first (``parent_of``: a walk of the
     process table already made, ``parents()``)."""

@@ -67,17 +67,10 @@ def _look(worker: Worker) -> Reading | str | None:
             for task in os.listdir(f"/proc/{pid}/task"):
                 if _state(pid, task) not in STILL:
                     return BUSY
-                counted += _schedstat(pid, task)
+                counted += sum(cleanup.thread_schedstat(pid, task))
     except (OSError, ValueError, IndexError):  # a process ended mid-walk, or no schedstat
         return None
     return (worker.exchanges, counted) if counted else None
-
-
-def _schedstat(pid: int, task: str) -> int:
-    """Nanoseconds the thread ran plus nanoseconds it waited in a run queue."""
-    with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as handle:
-        fields = handle.read().split()
-    return int(fields[0]) + int(fields[1])
 
 
 def _state(pid: int, task: str) -> bytes:

@@ -66,9 +66,8 @@ def _process_cpu(pid: int) -> float:
     threads = 0
     with contextlib.suppress(OSError):
         for task in os.listdir(f"/proc/{pid}/task"):
-            with (contextlib.suppress(OSError, ValueError, IndexError),
-                  open(f"/proc/{pid}/task/{task}/schedstat", "rb") as handle):
-                threads += int(handle.read().split()[0])
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                threads += cleanup.thread_schedstat(pid, task)[0]
     return max(threads / 1e9, (utime + stime) * TICK) + (cutime + cstime) * TICK
 
 
