@@ -169,3 +169,15 @@ def test_a_load_that_sleeps_is_stopped_after_the_sleep_limit(tmp_path):
     assert outputs == {"loading your code stopped: it sat still for 1 s: it neither ran nor "
                        "waited for a core (a sleep, or a wait for input or a lock that never "
                        "comes)"}, outputs
+
+
+def test_a_wrapped_patience_keeps_its_whole_grant(monkeypatch):
+    """A timing block's deadline has no cap, so its window is also the CPU a stand-in call
+    the scorer serves may use (``Deadline.most``): the watch must not cut it to a look's
+    quarter second (review of stop 35: honest runs on a loaded machine would fail)."""
+    watch, clock = watch_with([(1, 500), (1, 600), (1, 600)], monkeypatch)
+    watch.then = lambda: 3.0
+    assert watch() == 3.0 and watch() == 3.0  # moving, then the first still look
+    clock[0] += SLEEP_LIMIT
+    assert watch() == 0 and watch.asleep  # still for the limit: asleep all the same
+

@@ -25,10 +25,11 @@ never stopped, one longer than ``SLEEP_LIMIT`` plus two ``LOOK``s always is, and
 code has no sleep at all. In a timing test's block (``Student.time_limit``) a worker stopped for
 sleeping reads like a run stopped for its time ("took over Nx"): the verdict is the same.
 
-The watch is a ``deadline.Patience``: the request's deadline asks it every ``LOOK``
-seconds whether to wait on, and it passes on the answer of the patience it wraps (the
-CPU budget, a timing test's limit). Where the kernel does not tell (no schedstat), it
-never calls a worker asleep, and the request keeps its plain limits.
+The watch is a ``deadline.Patience``: the request's deadline asks it whether to wait on,
+every ``LOOK`` seconds on its own, or as often as the patience it wraps asks to be asked
+(the CPU budget, a timing test's limit), whose grants it passes on whole. Where the
+kernel does not tell (no schedstat), it never calls a worker asleep, and the request keeps
+its plain limits.
 """
 
 import os
@@ -97,11 +98,15 @@ class Asleep:
         reading, now = _look(self.worker), time.monotonic()
         if reading in (None, BUSY) or reading != self.last:  # moved, or cannot tell
             self.last, self.still_since = reading, now
-            return min(more, LOOK)
-        if now - self.still_since >= SLEEP_LIMIT:
+        elif now - self.still_since >= SLEEP_LIMIT:
             self.asleep = True
             return 0.0
-        return min(more, LOOK, self.still_since + SLEEP_LIMIT - now)
+        if self.then is not None:
+            # The wrapped patience's whole grant, never a shorter one: without a cap (a
+            # timing block) the window is also what a stand-in call the scorer serves may
+            # use (``Deadline.most``), and a quarter-second window cut honest runs short.
+            return more
+        return min(LOOK, self.still_since + SLEEP_LIMIT - now)
 
     def failure(self, doing: str = "one call") -> str | None:
         """What the student reads when the watch stopped the request, else None."""
