@@ -87,6 +87,7 @@ class Worker:
 
     awaiting = True
     exchanges = 0
+    cap = None
 
 
 def watch_with(readings: list, monkeypatch) -> tuple[Asleep, list[float]]:
@@ -180,4 +181,15 @@ def test_a_wrapped_patience_keeps_its_whole_grant(monkeypatch):
     assert watch() == 3.0 and watch() == 3.0  # moving, then the first still look
     clock[0] += SLEEP_LIMIT
     assert watch() == 0 and watch.asleep  # still for the limit: asleep all the same
+
+
+def test_under_a_cap_the_watch_looks_often_whatever_it_wraps(monkeypatch):
+    """A request with a cap (a load, one under the CPU budget) ends there whatever the
+    windows, so the watch looks every ``LOOK`` and stops a sleep in about ``SLEEP_LIMIT``,
+    not at the wrapped budget's pace (2.5 s at a load)."""
+    watch, clock = watch_with([(1, 500)] * 3, monkeypatch)
+    watch.then, watch.worker.cap = (lambda: 2.5), 10.0
+    assert watch() == LOOK
+    clock[0] += SLEEP_LIMIT
+    assert watch() == 0 and watch.asleep
 

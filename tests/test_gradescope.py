@@ -222,3 +222,23 @@ def test_a_call_that_sleeps_is_stopped_after_the_sleep_limit_on_gradescope(bundl
     assert any(out.startswith("timed out: one call sat still for 1 s") for out in failed.values()
                ), failed
     assert failed and all(name.startswith("Part 2:") for name in failed), failed
+
+
+def test_a_class_body_that_loops_is_stopped_for_its_cpu_on_gradescope(bundle, tmp_path):
+    """``student.LOAD_CPU`` through the entry point: a loop in Part 3's class body stops
+    that part's load for its CPU (the wall limit would say "timed out after 10 s"), and
+    only Part 3 pays."""
+    looping = textwrap.dedent('''
+
+        class BPETokenizer(BPETokenizer):
+            while True:
+                pass
+        ''')
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "tokenization.py").write_text(
+        reference_without(TOKENIZATION, 0)[0] + looping)
+    results = run_autograder(bundle, tmp_path)
+    failed = {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
+    assert failed and all(name.startswith("Part 3:") for name in failed), failed
+    assert all(out.startswith("loading your code stopped: it used over 2.5 s of CPU time")
+               for out in failed.values()), failed

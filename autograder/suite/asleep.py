@@ -26,8 +26,9 @@ code has no sleep at all. In a timing test's block (``Student.time_limit``) a wo
 sleeping reads like a run stopped for its time ("took over Nx"): the verdict is the same.
 
 The watch is a ``deadline.Patience``: the request's deadline asks it whether to wait on,
-every ``LOOK`` seconds on its own, or as often as the patience it wraps asks to be asked
-(the CPU budget, a timing test's limit), whose grants it passes on whole. Where the
+every ``LOOK`` seconds when the request has a wall-clock cap (a plain request, one under the
+CPU budget of what has hung, a load), else as often as the patience it wraps asks to be
+asked (a timing test's limit, whose grants it passes on whole). Where the
 kernel does not tell (no schedstat), it never calls a worker asleep, and the request keeps
 its plain limits.
 """
@@ -101,12 +102,14 @@ class Asleep:
         elif now - self.still_since >= SLEEP_LIMIT:
             self.asleep = True
             return 0.0
-        if self.then is not None:
+        if self.then is not None and self.worker.cap is None:
             # The wrapped patience's whole grant, never a shorter one: without a cap (a
             # timing block) the window is also what a stand-in call the scorer serves may
             # use (``Deadline.most``), and a quarter-second window cut honest runs short.
             return more
-        return min(LOOK, self.still_since + SLEEP_LIMIT - now)
+        # With a cap (a plain request, a CPU budget, a load), the cap is that limit instead,
+        # so the watch may look every ``LOOK``.
+        return min(more, LOOK, self.still_since + SLEEP_LIMIT - now)
 
     def failure(self, doing: str = "one call") -> str | None:
         """What the student reads when the watch stopped the request, else None."""

@@ -13,7 +13,8 @@ hidden tests of any assignment's folder get them.
 Limits (their values and ``Student`` are in ``student.py``), so that a hanging submission
 costs seconds, not minutes, and only in its part:
 
-- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``), and
+- every request to a worker has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``, and
+  ``LOAD_CPU`` seconds of CPU), and
   is stopped sooner if its worker sits still (sleeps) for a second (``asleep.py``); a
   function or method that has timed out in the part also gets, in later tests, a CPU
   budget of a multiple of what correct code needs in that test (``budget.py``);
@@ -47,8 +48,8 @@ from autograder.sandbox import (
     cleanup,
     limits,
 )
-from autograder.suite.asleep import LOOK, Asleep
-from autograder.suite.budget import Meter, Recording, budget
+from autograder.suite.asleep import Asleep
+from autograder.suite.budget import FIRST_LOOK, CpuBudget, Meter, Recording, budget
 from autograder.suite.evidence import (
     STATIC_NAMES,
     UNBOUND_NAMES,
@@ -71,10 +72,12 @@ from autograder.suite.plugin import (
 )
 from autograder.suite.student import (
     CALL_TIMEOUT,
+    LOAD_CPU,
     LOAD_TIMEOUT,
     MAX_TIMEOUTS,
     GradingStopped,
     Student,
+    worker_cpu,
 )
 
 # PYTHONHASHSEED of every part's own worker; ``spawn`` starts workers with the others
@@ -131,10 +134,14 @@ def _open_worker(config: pytest.Config, code: StudentCode, part: int, hash_seed:
     raise AssertionError("unreachable")  # the second failure stopped the session
 
 
-def _load_failure(exc: WorkerFailure, watch: Asleep) -> str:
+def _load_failure(exc: WorkerFailure, watch: Asleep, cpu: CpuBudget) -> str:
     if exc.kind == "timeout":
-        return (f"loading your code stopped: {watch.failure('it')}" if watch.asleep
-                else f"loading your code timed out after {LOAD_TIMEOUT:g} s")
+        if watch.asleep:
+            return f"loading your code stopped: {watch.failure('it')}"
+        if cpu.spent:
+            return (f"loading your code stopped: it used over {LOAD_CPU:g} s of CPU time "
+                    "(a loop in a class body, or a constant that is costly to compute)")
+        return f"loading your code timed out after {LOAD_TIMEOUT:g} s"
     if exc.kind == "crash":
         return f"your code crashed the worker while it was loaded ({exc.detail})"
     return f"your code could not be loaded ({exc.detail})"
@@ -164,12 +171,15 @@ class PartState:
             raise GradingStopped(self.broken)
         worker = opened or _open_worker(self.config, self.code, self.part, hash_seed)
         self.config.stash[CODE_RAN_KEY] = True
-        watch = Asleep(worker)  # a load that sleeps is stopped in a second (``asleep.py``)
-        worker.timeout, worker.patience, worker.cap = LOOK, watch, LOAD_TIMEOUT
+        # A load that loops is stopped at ``LOAD_CPU``, one that sleeps in a second
+        # (``asleep.py``), any other at ``LOAD_TIMEOUT``.
+        cpu = CpuBudget(LOAD_CPU, lambda: worker_cpu(worker))
+        watch = Asleep(worker, cpu)
+        worker.timeout, worker.patience, worker.cap = FIRST_LOOK, watch, LOAD_TIMEOUT
         try:
             worker.load()
         except WorkerFailure as exc:
-            message = _load_failure(exc, watch)
+            message = _load_failure(exc, watch, cpu)
             if main:
                 self.broken = message
             raise GradingStopped(message) from None
@@ -238,7 +248,9 @@ def parts(code: StudentCode, pytestconfig: pytest.Config):
 
     Starting a worker is mostly waiting (process creation, the interpreter, the load
     message), so starting them side by side saves most of a second, and a submission
-    that hangs while loading costs one load timeout instead of one per part.
+    that hangs while loading costs one load limit instead of one per part. A part's spares
+    load once its own worker has loaded: a load that loops then runs in one worker, not
+    three.
     """
     assignment = assignment_of(pytestconfig)
     parts = assignment.grading_order
@@ -256,14 +268,20 @@ def parts(code: StudentCode, pytestconfig: pytest.Config):
     with ThreadPoolExecutor(max_workers=8) as pool:
         # Every worker confined and ready before any of the submission's code runs, so
         # that a worker that cannot start is surely the sandbox's failure.
-        opened = list(pool.map(lambda job: _open_worker(pytestconfig, code, *job), wanted))
-        mains, spares = len(parts), zip(wanted[len(parts):], opened[len(parts):])
-        jobs = [pool.submit(_quietly, states[part].main_worker, worker)
-                for part, worker in zip(parts, opened[:mains])]
-        jobs += [pool.submit(_quietly, states[part].prestart, seed, worker)
-                 for (part, seed), worker in spares]
-        for job in jobs:
-            job.result()
+        opened = dict(zip(wanted, pool.map(
+            lambda job: _open_worker(pytestconfig, code, *job), wanted)))
+
+        def load_part(part: int) -> list:
+            """The part's own worker loaded, then its spares side by side; a load that
+            fails fails theirs too (loading is deterministic), so they are closed unloaded
+            instead of looping as long (``PartState.new_worker``)."""
+            _quietly(states[part].main_worker, opened[part, HASH_SEED])
+            return [pool.submit(states[part].prestart, seed, opened[part, seed])
+                    for seed in assignment.extra_workers.get(part, ())]
+
+        for job in [pool.submit(load_part, part) for part in parts]:
+            for spare in job.result():
+                spare.result()
     yield states
     for state in states.values():
         state.close()

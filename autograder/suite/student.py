@@ -1,7 +1,8 @@
 """A test's view of its worker (``Student``), the limits of one grading, and CPU time.
 
 Limits, so that a hanging submission costs seconds, not minutes, and only in its part:
-every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``), is stopped once its
+every request has ``CALL_TIMEOUT`` seconds (loading: ``LOAD_TIMEOUT``, and ``LOAD_CPU`` of
+CPU), is stopped once its
 worker has sat still for ``asleep.SLEEP_LIMIT`` (``asleep.py``), and, if what it runs has
 timed out before in the part, has the CPU budget of its test within them (``budget.py``); after
 ``MAX_TIMEOUTS`` timeouts a part's remaining tests fail at once; a test may spend
@@ -22,6 +23,13 @@ from autograder.suite.budget import FIRST_LOOK, CpuBudget, Meter
 LABEL = "__label__"
 CALL_TIMEOUT = 5.0
 LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
+# CPU seconds a worker may use loading the code (``fixtures.PartState.new_worker``). Loading
+# runs only definitions (``extract/rules.py``): a correct load takes milliseconds, and code
+# that runs longer is a loop in a class body or a costly constant. 2.5 s is what the wall
+# limit above guaranteed each of a grading's eight workers loading side by side on a quiet
+# 2-core machine (10 s x 2 cores / 8), so no load that passed there fails; it stops a loop in
+# about 2.5 s instead of 10 s, and, being CPU, does not tighten when the machine is busy.
+LOAD_CPU = 2.5
 MAX_TIMEOUTS = 2
 TEST_BUDGET = 25.0
 PART_BUDGET = 45.0
