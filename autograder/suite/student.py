@@ -26,9 +26,10 @@ LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side 
 # CPU seconds a worker may use loading the code (``fixtures.PartState.new_worker``). Loading
 # runs only definitions (``extract/rules.py``): a correct load takes milliseconds, and code
 # that runs longer is a loop in a class body or a costly constant. 2.5 s is what the wall
-# limit above guaranteed each of a grading's eight workers loading side by side on a quiet
-# 2-core machine (10 s x 2 cores / 8), so no load that passed there fails; it stops a loop in
-# about 2.5 s instead of 10 s, and, being CPU, does not tighten when the machine is busy.
+# limit above guaranteed a statement that all of a grading's eight workers load, side by
+# side on a quiet 2-core machine (10 s x 2 cores / 8), and more than it guaranteed in a
+# batch; being CPU, it does not tighten when the machine is busy. A loop is stopped in
+# about 2.5 s instead of 10 s.
 LOAD_CPU = 2.5
 MAX_TIMEOUTS = 2
 TEST_BUDGET = 25.0
