@@ -186,20 +186,25 @@ def test_gradescope_workers_run_with_the_chosen_hash_seed(bundle, tmp_path):
     assert results["score"] == FULL, [t["name"] for t in results["tests"] if not t["score"]]
 
 
+def failures_with(bundle, tmp_path, added: str) -> dict[str, str]:
+    """Grade tokenization's reference with ``added`` appended through the entry point: the
+    output of each test that lost points, by name."""
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "tokenization.py").write_text(
+        reference_without(TOKENIZATION, 0)[0] + textwrap.dedent(added))
+    results = run_autograder(bundle, tmp_path)
+    return {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
+
+
 def test_a_call_that_spins_is_stopped_by_its_cpu_budget_on_gradescope(bundle, tmp_path):
     """The bundle carries the suite's ``CALL_COSTS.json``: Part 4's ``merge_pair`` looping
     forever is stopped for its CPU time (``suite/budget.py``), not after the 5 s wall."""
-    spinning = textwrap.dedent("""
+    failed = failures_with(bundle, tmp_path, """
 
         def merge_pair(tokens, pair):
             while True:
                 pass
         """)
-    (tmp_path / "submission").mkdir()
-    (tmp_path / "submission" / "tokenization.py").write_text(
-        reference_without(TOKENIZATION, 0)[0] + spinning)
-    results = run_autograder(bundle, tmp_path)
-    failed = {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
     assert any("of CPU time, the most this test allows" in out for out in failed.values()), failed
     assert all(name.startswith("Part 4:") for name in failed), failed
 
@@ -208,17 +213,12 @@ def test_a_call_that_sleeps_is_stopped_after_the_sleep_limit_on_gradescope(bundl
     """``suite/asleep.py`` through the entry point: Part 2's ``encode`` sleeping is stopped
     by the watch (its message; the 5 s wall would say "timed out after 5 s"), and only
     Part 2 pays."""
-    sleeping = textwrap.dedent("""
+    failed = failures_with(bundle, tmp_path, """
 
         class CharTokenizer(CharTokenizer):
             def encode(self, text):
                 __import__("time").sleep(3600)
         """)
-    (tmp_path / "submission").mkdir()
-    (tmp_path / "submission" / "tokenization.py").write_text(
-        reference_without(TOKENIZATION, 0)[0] + sleeping)
-    results = run_autograder(bundle, tmp_path)
-    failed = {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
     assert any(out.startswith("timed out: one call sat still for 1 s") for out in failed.values()
                ), failed
     assert failed and all(name.startswith("Part 2:") for name in failed), failed
@@ -228,17 +228,12 @@ def test_a_class_body_that_loops_is_stopped_for_its_cpu_on_gradescope(bundle, tm
     """``student.LOAD_CPU`` through the entry point: a loop in Part 3's class body stops
     that part's load for its CPU (the wall limit would say "timed out after 10 s"), and
     only Part 3 pays."""
-    looping = textwrap.dedent('''
+    failed = failures_with(bundle, tmp_path, """
 
         class BPETokenizer(BPETokenizer):
             while True:
                 pass
-        ''')
-    (tmp_path / "submission").mkdir()
-    (tmp_path / "submission" / "tokenization.py").write_text(
-        reference_without(TOKENIZATION, 0)[0] + looping)
-    results = run_autograder(bundle, tmp_path)
-    failed = {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
+        """)
     assert failed and all(name.startswith("Part 3:") for name in failed), failed
     assert all(out.startswith("loading your code stopped: it used over 2.5 s of CPU time")
                for out in failed.values()), failed

@@ -84,7 +84,8 @@ def _state(pid: int, task: str) -> bytes:
 class Asleep:
     """Patience that stops a request once its worker has made no progress for
     ``SLEEP_LIMIT`` seconds, and otherwise grants what ``then`` grants (forever without
-    one: the deadline's cap ends the request)."""
+    one); under a wall-clock cap (``Worker.cap``), which then ends the request, at most
+    ``LOOK`` at a time, so that it looks often."""
 
     def __init__(self, worker: Worker, then: Callable[[], float] | None = None) -> None:
         self.worker, self.then = worker, then

@@ -162,9 +162,10 @@ class PartState:
         self.broken: str | None = None  # why no further test of this part runs
 
     def new_worker(self, hash_seed: int = HASH_SEED, main: bool = True,
-                   opened: Worker | None = None) -> Worker:
-        """A loaded worker (``opened``, or a new one); if it cannot load, ``GradingStopped``
-        (and, for the part's own worker, the part is broken: loading again would fail again)."""
+                   opened: Worker | None = None, wall: float = LOAD_TIMEOUT) -> Worker:
+        """A worker loaded within ``wall`` seconds (``opened``, or a new one); if it cannot
+        load, ``GradingStopped`` (and, for the part's own worker, the part is broken: loading
+        again would fail again)."""
         if self.broken is not None:
             if opened is not None:
                 opened.close()
@@ -172,10 +173,10 @@ class PartState:
         worker = opened or _open_worker(self.config, self.code, self.part, hash_seed)
         self.config.stash[CODE_RAN_KEY] = True
         # A load that loops is stopped at ``LOAD_CPU``, one that sleeps in a second
-        # (``asleep.py``), any other at ``LOAD_TIMEOUT``.
+        # (``asleep.py``), any other at ``wall``.
         cpu = CpuBudget(LOAD_CPU, lambda: worker_cpu(worker))
         watch = Asleep(worker, cpu)
-        worker.timeout, worker.patience, worker.cap = FIRST_LOOK, watch, LOAD_TIMEOUT
+        worker.timeout, worker.patience, worker.cap = FIRST_LOOK, watch, wall
         try:
             worker.load()
         except WorkerFailure as exc:
@@ -192,10 +193,12 @@ class PartState:
             worker.load_errors if fresh else map(load_error, worker.load_errors))
         return worker
 
-    def prestart(self, hash_seed: int, opened: Worker) -> None:
-        """Load ``opened`` with ``hash_seed``'s worker now, for ``spawn`` to hand out later."""
+    def prestart(self, hash_seed: int, opened: Worker, wall: float) -> None:
+        """Load ``opened`` with ``hash_seed``'s worker now, within ``wall`` seconds, for
+        ``spawn`` to hand out later."""
         try:
-            self.spares[hash_seed] = self.new_worker(hash_seed, main=False, opened=opened)
+            self.spares[hash_seed] = self.new_worker(hash_seed, main=False, opened=opened,
+                                                     wall=wall)
         except GradingStopped as exc:
             self.spare_failures[hash_seed] = exc.student_message
 
@@ -272,11 +275,14 @@ def parts(code: StudentCode, pytestconfig: pytest.Config):
             lambda job: _open_worker(pytestconfig, code, *job), wanted)))
 
         def load_part(part: int) -> list:
-            """The part's own worker loaded, then its spares side by side; a load that
-            fails fails theirs too (loading is deterministic), so they are closed unloaded
-            instead of looping as long (``PartState.new_worker``)."""
+            """The part's own worker loaded, then its spares side by side, within one
+            ``LOAD_TIMEOUT`` for them all (a load just under it is not paid twice); a load
+            that fails fails theirs too (loading is deterministic), so they are closed
+            unloaded instead of looping as long (``PartState.new_worker``)."""
+            started = time.monotonic()
             _quietly(states[part].main_worker, opened[part, HASH_SEED])
-            return [pool.submit(states[part].prestart, seed, opened[part, seed])
+            left = max(0.0, LOAD_TIMEOUT - (time.monotonic() - started))
+            return [pool.submit(states[part].prestart, seed, opened[part, seed], left)
                     for seed in assignment.extra_workers.get(part, ())]
 
         for job in [pool.submit(load_part, part) for part in parts]:

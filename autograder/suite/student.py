@@ -22,14 +22,17 @@ from autograder.suite.budget import FIRST_LOOK, CpuBudget, Meter
 # The key, in a worker's cache, of the name a handle was read by (``Student._label``).
 LABEL = "__label__"
 CALL_TIMEOUT = 5.0
-LOAD_TIMEOUT = 10.0  # starting a worker and loading the code, all workers side by side
+# Wall seconds to start a worker, and to load the code into one part's workers: its own, then
+# its spares (other hash seeds), which share what the first load left of it.
+LOAD_TIMEOUT = 10.0
 # CPU seconds a worker may use loading the code (``fixtures.PartState.new_worker``). Loading
 # runs only definitions (``extract/rules.py``): a correct load takes milliseconds, and code
-# that runs longer is a loop in a class body or a costly constant. 2.5 s is what the wall
-# limit above guaranteed a statement that all of a grading's eight workers load, side by
-# side on a quiet 2-core machine (10 s x 2 cores / 8), and more than it guaranteed in a
-# batch; being CPU, it does not tighten when the machine is busy. A loop is stopped in
-# about 2.5 s instead of 10 s.
+# that runs longer is a loop in a class body or a costly constant. 2.5 s is a chosen
+# constant, hundreds of times a correct load: with both assignments' eight workers (six
+# parts, two spares) loading side by side, it is what the wall limit above guaranteed a
+# statement that all of them load on a quiet 2-core machine (10 s x 2 cores / 8), and more
+# than it guaranteed in a batch; being CPU, it does not tighten when the machine is busy.
+# A loop is stopped in about 2.5 s instead of 10 s.
 LOAD_CPU = 2.5
 MAX_TIMEOUTS = 2
 TEST_BUDGET = 25.0
