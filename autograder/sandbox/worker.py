@@ -179,10 +179,8 @@ def load(request: dict, channel: "Channel") -> tuple[dict, list[str], "StandIns"
             code = compile(statement["source"], f"<{statement['origin']}>", "exec")
             if statement["graded"]:
                 exec(code, namespace)
-            elif inert(statement["source"], namespace) or survives(
-                    code, namespace, QUIET_SECONDS):
-                with budget(QUIET_SECONDS):
-                    exec(code, namespace)
+            else:
+                quietly(code, namespace, statement["source"])
         except BaseException as exc:  # noqa: BLE001 - SystemExit and friends included
             if statement["graded"]:
                 info = describe(exc)
@@ -313,31 +311,91 @@ def _plain_operand(side, lookup, local: set[str]) -> bool:
     return isinstance(side, (ast.Subscript, ast.BinOp)) and _inert_note(side, lookup, local)
 
 
+def quietly(code, namespace: dict, source: str) -> None:
+    """Run another part's statement (its class, or a function being trusted) as quiet code:
+    tried in a forked copy first (``survives``), then for real within ``QUIET_SECONDS``;
+    whatever either left running is killed (``_end_strays``): quiet code is kept for its
+    definitions, and a process it started would spend the cores of this part's grading
+    (and count in its worker's CPU). Raises what the statement raises."""
+    if not (inert(source, namespace) or survives(code, namespace, QUIET_SECONDS)):
+        return
+    before = _children()
+    try:
+        with budget(QUIET_SECONDS):
+            exec(code, namespace)
+    finally:
+        _end_strays(before)
+
+
 def survives(code, namespace: dict, seconds: float) -> bool:
     """Run ``code`` once in a forked copy of this process first: does it finish within
     ``seconds`` without taking the process down (``os._exit``, a crash, a hang)?
 
     Another part's class must not be able to kill the worker of this part; raising is
-    fine (the statement is then simply not kept)."""
+    fine (the statement is then simply not kept). The copy leads a process group of its
+    own, and nothing it started outlives the trial."""
     import time
 
+    before = _children()
     pid = os.fork()
     if pid == 0:  # the copy: its fate is all it reports; it must not use the pipes
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
         Channel.closed = True
         with contextlib.suppress(BaseException):
             exec(code, dict(namespace))
         os._exit(0)
+    with contextlib.suppress(OSError):  # here too: no fork of the copy's may slip out
+        os.setpgid(pid, pid)
     deadline = time.monotonic() + seconds
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
-        if time.monotonic() > deadline:
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+            if time.monotonic() > deadline:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                return False
+            time.sleep(0.002)
+    finally:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, 9)  # the copy's group, forks in flight included
+        _end_strays(before)
+
+
+# Rounds of ``_end_strays``: each kills every stray child, whose own children then come to
+# this process; a chain of forks deeper than this is bounded by the process limit.
+STRAY_ROUNDS = 64
+
+
+def _children() -> set[int]:
+    """This process's children (every thread's), as the kernel lists them; an empty set
+    where it does not."""
+    found: set[int] = set()
+    with contextlib.suppress(OSError):
+        for task in os.listdir("/proc/self/task"):
+            with contextlib.suppress(OSError, ValueError), \
+                    open(f"/proc/self/task/{task}/children") as listing:
+                found.update(int(pid) for pid in listing.read().split())
+    return found
+
+
+def _end_strays(before: set[int]) -> None:
+    """Kill and reap every child of this process not in ``before``, round after round:
+    the worker is its tree's reaper (``confine``), so the orphans of a killed child come
+    here and are found in the next round."""
+    for _ in range(STRAY_ROUNDS):
+        strays = _children() - before
+        if not strays:
+            return
+        for pid in strays:
             with contextlib.suppress(OSError):
                 os.kill(pid, 9)
-            os.waitpid(pid, 0)
-            return False
-        time.sleep(0.002)
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
 
 
 class _Overtime(BaseException):
@@ -612,10 +670,8 @@ class StandIns:
                 self.deferred.remove(statement)
                 code = compile(statement["source"], f"<{statement['origin']}>", "exec")
                 scratch = dict(namespace)
-                if inert(statement["source"], scratch) or survives(
-                        code, scratch, QUIET_SECONDS):
-                    with contextlib.suppress(BaseException), budget(QUIET_SECONDS):
-                        exec(code, scratch)
+                with contextlib.suppress(BaseException):
+                    quietly(code, scratch, statement["source"])
                     for name in statement["names"]:
                         if name in wanted and callable(scratch.get(name)):
                             namespace[name] = scratch[name]

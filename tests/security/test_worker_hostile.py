@@ -8,13 +8,14 @@ left behind.
 
 import shutil
 import tempfile
+import textwrap
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from autograder.sandbox import Remote, StudentError, Worker, WorkerFailure, limits, users
+from autograder.sandbox import Remote, StudentError, Worker, WorkerFailure, cleanup, limits, users
 from autograder.sandbox.limits import REPO
 from tests.course import TOKENIZATION
 
@@ -126,6 +127,28 @@ def test_children_that_leave_the_session_do_not_outlive_grading(tmp_path):
             os.kill(pid, signal.SIGKILL)
         pytest.skip("no PID namespace here: escaped children are not reaped")
     assert survivors == []
+
+
+@pytest.mark.parametrize("escape", ["", "__import__('os').setsid()"], ids=["stays", "setsid"])
+def test_another_parts_class_leaves_no_process_behind(tmp_path, escape):
+    """Part 3's class is quiet code in Part 4's worker (``worker.quietly``): tried in a
+    forked copy, then run for real. A process either one starts, even in a session of its
+    own, is killed once the statement is done; it used to live on through the whole part,
+    spending cores (a review's class that forked four spinners held five workers' trees)."""
+    merge = "def merge_pair(tokens, pair):\n    return list(tokens)\n\n\n"
+    leaver = merge + textwrap.dedent(f"""
+        class BPETokenizer:
+            if __import__("os").fork() == 0:
+                {escape}
+                __import__("time").sleep(60)
+                __import__("os")._exit(0)
+    """)
+    trees = []  # processes in the worker's tree after its load: no leaver, then the leaver
+    for source in (merge + "class BPETokenizer:\n    pass\n", leaver):
+        with Worker(TOKENIZATION, submission(tmp_path, source), part=4, timeout=5) as worker:
+            assert worker.call("merge_pair", ["a"], ("a", "b")) == ["a"]  # it still serves
+            trees.append(len(cleanup.tree(worker.process.pid)))
+    assert trees[1] == trees[0], trees
 
 
 def test_objects_that_claim_to_equal_anything_arrive_as_handles(tmp_path):
