@@ -314,9 +314,14 @@ def _plain_operand(side, lookup, local: set[str]) -> bool:
 def quietly(code, namespace: dict, source: str) -> None:
     """Run another part's statement (its class, or a function being trusted) as quiet code:
     tried in a forked copy first (``survives``), then for real within ``QUIET_SECONDS``;
-    whatever either left running is killed (``_end_strays``): quiet code is kept for its
-    definitions, and a process it started would spend the cores of this part's grading
-    (and count in its worker's CPU). Raises what the statement raises."""
+    the processes either started are killed once it is done (``_end_strays``): quiet code
+    is kept for its definitions, and a process it started would spend the cores of this
+    part's grading (and count in its worker's CPU). Raises what the statement raises.
+
+    What it does not reach (each costs only the hostile submission's own grading time):
+    a thread the statement started that forks later, a process started by the student's
+    constructor of that class (``StandIns.constructor``), a signal handler the statement
+    installed that interrupts the cleanup, and a fork chain longer than ``STRAY_ROUNDS``."""
     if not (inert(source, namespace) or survives(code, namespace, QUIET_SECONDS)):
         return
     before = _children()
@@ -333,7 +338,7 @@ def survives(code, namespace: dict, seconds: float) -> bool:
 
     Another part's class must not be able to kill the worker of this part; raising is
     fine (the statement is then simply not kept). The copy leads a process group of its
-    own, and nothing it started outlives the trial."""
+    own, which is killed whole, and then what it left (``_end_strays``)."""
     import time
 
     before = _children()
@@ -347,26 +352,26 @@ def survives(code, namespace: dict, seconds: float) -> bool:
         os._exit(0)
     with contextlib.suppress(OSError):  # here too: no fork of the copy's may slip out
         os.setpgid(pid, pid)
-    deadline = time.monotonic() + seconds
+    deadline, finished, status = time.monotonic() + seconds, False, 0
     try:
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
-            if time.monotonic() > deadline:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, 9)
-                os.waitpid(pid, 0)
-                return False
-            time.sleep(0.002)
+        # Wait without reaping (``WNOWAIT``): until it is reaped, the copy's pid, and so its
+        # group's id, cannot be taken by a new process that ``killpg`` would then hit.
+        while not finished and time.monotonic() <= deadline:
+            finished = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+            if not finished:
+                time.sleep(0.002)
     finally:
-        with contextlib.suppress(OSError):
-            os.killpg(pid, 9)  # the copy's group, forks in flight included
+        for kill in (os.killpg, os.kill):  # its group, forks in flight included; then itself
+            with contextlib.suppress(OSError):
+                kill(pid, 9)
+        _, status = os.waitpid(pid, 0)
         _end_strays(before)
+    return finished and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
 # Rounds of ``_end_strays``: each kills every stray child, whose own children then come to
-# this process; a chain of forks deeper than this is bounded by the process limit.
+# this process for the next round. A chain of forks that outruns them is left running (see
+# ``quietly``).
 STRAY_ROUNDS = 64
 
 

@@ -129,26 +129,35 @@ def test_children_that_leave_the_session_do_not_outlive_grading(tmp_path):
     assert survivors == []
 
 
-@pytest.mark.parametrize("escape", ["", "__import__('os').setsid()"], ids=["stays", "setsid"])
+# What the child of Part 3's class does first: nothing, leave the trial's process group, or
+# fork again (a grandchild that only comes to the worker once its parent is killed).
+ESCAPES = {"stays": "pass", "setsid": "__import__('os').setsid()",
+           "chain": "__import__('os').fork()"}
+
+
+@pytest.mark.parametrize("escape", ESCAPES)
 def test_another_parts_class_leaves_no_process_behind(tmp_path, escape):
     """Part 3's class is quiet code in Part 4's worker (``worker.quietly``): tried in a
-    forked copy, then run for real. A process either one starts, even in a session of its
-    own, is killed once the statement is done; it used to live on through the whole part,
-    spending cores (a review's class that forked four spinners held five workers' trees)."""
-    merge = "def merge_pair(tokens, pair):\n    return list(tokens)\n\n\n"
-    leaver = merge + textwrap.dedent(f"""
+    forked copy, then run for real. A process either one starts, in a session of its own or
+    a child of another, is killed once the statement is done; it used to live on through
+    the whole part, spending cores (a review's class that forked four spinners held five
+    workers' trees). A process the graded part's own code started at load is kept."""
+    graded = ("def merge_pair(tokens, pair):\n    return list(tokens)\n\n\n"
+              "SLEEPER = __import__('subprocess').Popen(['/usr/bin/python3', '-c', "
+              "'import time; time.sleep(60)'])\n\n\n")
+    leaver = graded + textwrap.dedent(f"""
         class BPETokenizer:
             if __import__("os").fork() == 0:
-                {escape}
+                {ESCAPES[escape]}
                 __import__("time").sleep(60)
                 __import__("os")._exit(0)
     """)
-    trees = []  # processes in the worker's tree after its load: no leaver, then the leaver
-    for source in (merge + "class BPETokenizer:\n    pass\n", leaver):
+    trees = []  # processes in the worker's tree after its load
+    for source in (graded.split("SLEEPER")[0], graded, leaver):
         with Worker(TOKENIZATION, submission(tmp_path, source), part=4, timeout=5) as worker:
             assert worker.call("merge_pair", ["a"], ("a", "b")) == ["a"]  # it still serves
             trees.append(len(cleanup.tree(worker.process.pid)))
-    assert trees[1] == trees[0], trees
+    assert trees[1] == trees[0] + 1 and trees[2] == trees[1], trees  # the sleeper alone
 
 
 def test_objects_that_claim_to_equal_anything_arrive_as_handles(tmp_path):
