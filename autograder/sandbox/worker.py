@@ -677,9 +677,9 @@ class StandIns:
                 scratch = dict(namespace)
                 with contextlib.suppress(BaseException):
                     quietly(code, scratch, statement["source"])
-                    for name in statement["names"]:
-                        if name in wanted and callable(scratch.get(name)):
-                            namespace[name] = scratch[name]
+                for name in statement["names"]:  # what it bound before it raised counts too
+                    if name in wanted and callable(scratch.get(name)):
+                        namespace[name] = scratch[name]
         own = [n for n in names if getattr(namespace.get(n), "__module__", None) == "submission"
                and (n in wanted or n not in self.originals)]
         return sorted(own)
