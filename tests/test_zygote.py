@@ -27,6 +27,8 @@ from tests.course import TOKENIZATION
 SUITE = '''
 import os, subprocess, sys, time
 
+import hypothesis  # noqa: F401 - imported by the zygote, as the hidden suites do
+
 from autograder.suite.ahead import ahead
 
 LOADED_IN = os.getpid()  # the process that imported this module
@@ -58,6 +60,17 @@ def test_linger():
             out.write(str(child.pid))
         if os.environ.get("HANG"):
             time.sleep(60)
+
+
+def test_warm():
+    if os.environ.get("WARM"):  # what the zygote settled before forking this run
+        import gc
+
+        from hypothesis.core import threadlocal
+
+        registered = threadlocal._hypothesis_global_random is not None
+        with open(os.environ["WARM"], "w") as out:
+            out.write(f"{gc.get_freeze_count()} {registered}")
 
 
 def test_worker():
@@ -158,6 +171,21 @@ def test_the_calls_ahead_are_made_once_in_the_zygote(suite):
     listed, other, run = map(int, out.read_text().split())
     assert listed == warm.process.pid
     assert other == run != warm.process.pid
+
+
+def test_a_run_starts_with_the_zygotes_objects_frozen_and_hypothesis_registered(suite):
+    """Per run, a full collection walked the zygote's whole heap (about 30 ms in
+    production's runs) and hypothesis's first seeded test registered its generator with
+    another one: both are settled in the zygote (``_warm_run_imports``, ``gc.freeze``)."""
+    out = suite.parent / "warm.out"
+    warm, started = start(suite, {"WARM": str(out), "OUT": str(suite.parent / "x.out")},
+                          "warm")
+    try:
+        assert started.wait(60) == 0, (suite.parent / "warm.err").read_text()
+    finally:
+        zygote.finish(warm, started)
+    frozen, registered = out.read_text().split()
+    assert int(frozen) > 10_000 and registered == "True"
 
 
 def test_what_a_run_leaves_in_its_group_is_killed(suite):

@@ -22,12 +22,14 @@ machine's fault, not the student's: ``WorkerFailure`` of kind ``"environment"``.
 
 import ast
 import contextlib
+import functools
 import json
 import os
 import re
 import select
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -181,8 +183,27 @@ def _places(code: StudentCode) -> dict[str, list[tuple[int, int]]]:
 
 
 def _is_class(statement) -> bool:
+    return _source_is_class(statement.source)
+
+
+# The scoring process starts a grading's workers from several threads at once, and
+# Python 3.11's ``ast`` conversion keeps its recursion depth in one shared place: two
+# parses that interleave (a collection running a finalizer hands the interpreter to
+# another thread) fail with "AST constructor recursion depth mismatch". One at a time,
+# and each statement once for all of a grading's workers.
+_PARSING = threading.Lock()
+
+
+def parse(source: str) -> ast.Module:
+    """``ast.parse(source)``, never beside another thread's (``_PARSING``)."""
+    with _PARSING:
+        return ast.parse(source)
+
+
+@functools.lru_cache(maxsize=1024)
+def _source_is_class(source: str) -> bool:
     try:
-        return isinstance(ast.parse(statement.source).body[0], ast.ClassDef)
+        return isinstance(parse(source).body[0], ast.ClassDef)
     except (SyntaxError, ValueError, RecursionError, IndexError):
         return False
 
