@@ -50,12 +50,7 @@ from autograder.sandbox import (
 )
 from autograder.suite.asleep import Asleep
 from autograder.suite.budget import FIRST_LOOK, CpuBudget, Meter, Recording, budget
-from autograder.suite.evidence import (
-    STATIC_NAMES,
-    UNBOUND_NAMES,
-    load_error,
-    unbound_names,
-)
+from autograder.suite.evidence import PENDING_SOURCES, STATIC_NAMES, load_error
 from autograder.suite.handover import ENVIRONMENT_EXIT, EXTRACTED_ENV
 from autograder.suite.judged import (
     assignment_of,
@@ -236,7 +231,7 @@ def code(pytestconfig: pytest.Config) -> StudentCode:
         code = extract_limited(Path(path))
     # Names fixed before any input exists: the spec's and the submission's own.
     STATIC_NAMES.update(code.defined() | set(assignment_of(pytestconfig).part_of))
-    UNBOUND_NAMES.update(unbound_names(st.source for st in code.statements))
+    PENDING_SOURCES[:] = [st.source for st in code.statements]  # read at a NameError
     return code
 
 

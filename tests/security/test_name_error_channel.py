@@ -78,3 +78,22 @@ def test_unbound_names_are_those_the_source_uses_and_never_binds():
                "    return system, y, e, g, f, later, len\n",
                "class later:\n    pass\n", "def broken(:\n"]
     assert unbound_names(sources) == {"helper", "other"}
+
+
+def test_the_sources_unbound_names_are_worked_out_at_the_first_name_error(monkeypatch):
+    """The fixture hands the source over (``PENDING_SOURCES``); its syntax trees are walked
+    only when a ``NameError`` asks, once, and decide as if walked before any test."""
+    monkeypatch.setattr(evidence_module, "UNBOUND_NAMES", set())
+    monkeypatch.setattr(evidence_module, "PENDING_SOURCES",
+                        ["def f(x):\n    return helper(x) + cost\n", "cost = 1\n"])
+    walks = []
+    real = evidence_module.unbound_names
+    monkeypatch.setattr(evidence_module, "unbound_names",
+                        lambda sources: walks.append(1) or real(sources))
+    assert is_all_evidence(exception_detail("ValueError", "name 'helper' is not defined")[2:])
+    assert not walks
+    for _ in range(2):
+        assert exception_detail("NameError", "name 'helper' is not defined") == (
+            ": name 'helper' is not defined")
+        assert is_all_evidence(exception_detail("NameError", "name 'cost' is not defined")[2:])
+    assert walks == [1]

@@ -1,6 +1,6 @@
 """Part 6: who pays for tokens (15 points).
 
-(About 310 lines: five functions and four answers, each with its own error tests.)
+(About 290 lines: five functions and four answers, each with its own error tests.)
 
 The functions take a tokenizer as an ``encode`` callable. The grader hands them a real
 tokenizer built in the worker from plain data, whose calls the reference answers in the
@@ -19,6 +19,7 @@ import random
 import pytest
 
 import solutions.production_tokenizers as ref
+from autograder.suite.ahead import ahead
 from autograder.suite.checks import (
     check,
     close,
@@ -60,18 +61,30 @@ TEXT_LISTS += [PARALLEL[locale] for locale in ("en", "ru", "zh", "my")]
 TEXT_LISTS += [["to be", "or not", "", "é"], ["a  b\tc"], ["a", "bbbbbbbb"], ["a\x85b\u2003c d"]]
 
 
+MEASURES = {"fertility": ref.fertility, "bytes_per_token": ref.bytes_per_token}
+
+
+@ahead(lambda: [(name, tokenizer) for name in MEASURES for tokenizer in TOKENIZERS])
+def expected_measures(name: str, tokenizer: str) -> list[float | None]:
+    """The reference's ``name(texts, encode)`` on each of ``TEXT_LISTS``; None where there
+    is nothing to divide by (the error tests' business)."""
+    values: list[float | None] = []
+    for texts in TEXT_LISTS:
+        try:
+            values.append(MEASURES[name](texts, reference_encode(tokenizer)))
+        except ValueError:
+            values.append(None)
+    return values
+
+
 def measure(student, name: str) -> None:
     """``name(texts, encode)`` for every list of texts and tokenizer, against the reference."""
-    expected_of = {"fertility": ref.fertility, "bytes_per_token": ref.bytes_per_token}[name]
     rows = []
     for tokenizer in TOKENIZERS:
         encode = worker_encode(student, tokenizer)
-        for texts in TEXT_LISTS:
-            try:
-                expected = expected_of(texts, reference_encode(tokenizer))
-            except ValueError:  # nothing to divide by: the error tests' business
-                continue
-            rows.append((texts, encode, tokenizer, expected))
+        for texts, expected in zip(TEXT_LISTS, expected_measures(name, tokenizer)):
+            if expected is not None:
+                rows.append((texts, encode, tokenizer, expected))
     for texts, encode, tokenizer, expected in rows:  # a request each: its own time limit
         got = student.call(name, texts, encode)
         what = f"{name}({show(texts)}, encode of {tokenizer})"
@@ -106,12 +119,25 @@ def test_nothing_to_divide_by(student):
 # --- token premium ---------------------------------------------------------------------
 
 
+# The premiums on ``PARALLEL`` that the tests ask for: (tokenizer, reference locale).
+PARALLEL_PREMIUMS = [(tokenizer, ()) for tokenizer in TOKENIZERS] + [
+    (TOKENIZERS[1], ("ru",)), (TOKENIZERS[0], ("ja",)), (TOKENIZERS[0], ("en",)),
+    (TOKENIZERS[1], ("my",))]
+
+
+@ahead(lambda: PARALLEL_PREMIUMS)
+def parallel_premium(tokenizer: str, reference: tuple[str, ...]) -> dict[str, float]:
+    """The reference's ``token_premium`` on ``PARALLEL``: the same in every grading."""
+    return ref.token_premium(PARALLEL, reference_encode(tokenizer), *reference)
+
+
 def premium(student, parallel: dict[str, list[str]], tokenizer: str, *reference: str) -> None:
     args = f"{show(parallel, 60)}, encode of {tokenizer}" + "".join(
         f", reference={show(r)}" for r in reference)
     got = student.call("token_premium", parallel, worker_encode(student, tokenizer), *reference)
     what = f"token_premium({args})"
-    expected = ref.token_premium(parallel, reference_encode(tokenizer), *reference)
+    expected = parallel_premium(tokenizer, reference) if parallel is PARALLEL else \
+        ref.token_premium(parallel, reference_encode(tokenizer), *reference)
     check(type(got) is dict and set(got) == set(expected),  # type: ignore[arg-type]
           lambda: f"{what} should return a dict with one premium per locale, got {show(got)}")
     for locale, value in expected.items():
@@ -135,8 +161,7 @@ def test_token_premium(student):
 @pytest.mark.points(1)
 def test_token_premium_reference_locale(student):
     """token_premium(..., reference=locale) divides by that locale's total"""
-    words, characters = TOKENIZERS
-    for tokenizer, locale in ((characters, "ru"), (words, "ja"), (words, "en"), (characters, "my")):
+    for tokenizer, (locale,) in PARALLEL_PREMIUMS[len(TOKENIZERS):]:
         premium(student, PARALLEL, tokenizer, locale)
     premium(student, SMALL, "a WordPiece tokenizer", "yy")
 
