@@ -372,3 +372,22 @@ def test_a_call_ahead_is_found_however_its_arguments_are_written():
     assert made == [(1, 2, False)]
     assert case(1, 2, plain=True) == [1, 2, True]
     assert made == [(1, 2, False), (1, 2, True)]
+
+
+def test_the_reference_servers_are_built_for_the_runs_to_find(tmp_path):
+    """``_warm_reference_servers``: the zygote builds each part's reference server for the
+    ``Assignment`` a run's plugin loads from the same folder, so the run's lookups are
+    cache hits (a key that differed, a path resolved another way, would build them again
+    in every run)."""
+    from autograder.assignment import load
+    from autograder.sandbox import standin
+
+    toy = Path(__file__).parent / "toy"
+    zygote._warm_reference_servers(toy)
+    before = standin.server.cache_info()
+    assignment = load(str(toy))  # what the plugin does with --assignment
+    for part in assignment.parts:
+        standin.server(assignment, part)
+    after = standin.server.cache_info()
+    assert after.misses == before.misses and after.hits == before.hits + len(assignment.parts)
+    zygote._warm_reference_servers(tmp_path)  # not an assignment: nothing, no error

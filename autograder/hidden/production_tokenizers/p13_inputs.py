@@ -177,7 +177,7 @@ def student_gpt2(student):
 SMALL_SPECIALS = {ENDOFTEXT: 300, "<|end": 301, "<|fim|>": 302}
 
 
-@cache
+@ahead()
 def small_data() -> tuple[dict[str, int], list[tuple[str, str]]]:
     table = ref.bytes_to_unicode()
     encoder = {table[b]: b for b in range(256)}
@@ -189,7 +189,7 @@ def small_data() -> tuple[dict[str, int], list[tuple[str, str]]]:
     return encoder, merges
 
 
-@cache
+@ahead()
 def reference_small() -> ref.ByteLevelBPE:
     encoder, merges = small_data()
     return ref.ByteLevelBPE(encoder, merges, SMALL_SPECIALS)

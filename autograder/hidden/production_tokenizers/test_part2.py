@@ -13,7 +13,6 @@ GPT-2's files.
 """
 
 import random
-from functools import cache
 
 import pytest
 
@@ -77,7 +76,7 @@ POOL = (
 )
 
 
-@cache
+@ahead()
 def clean_cases() -> tuple[str, ...]:
     rng = random.Random(21)
     return tuple("".join(rng.choice(POOL) for _ in range(rng.randint(1, 12)))

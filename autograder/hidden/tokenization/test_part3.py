@@ -69,6 +69,7 @@ from hypothesis import strategies as st
 
 import solutions.tokenization as ref
 from autograder.sandbox import StudentError
+from autograder.suite.ahead import ahead
 from autograder.suite.checks import (
     Failures,
     as_id_map,
@@ -161,7 +162,15 @@ HELLO = ["hello", "hello", "help"]
 SENNRICH = ["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3
 
 
-@functools.cache
+def _reference_calls() -> list[tuple[tuple[str, ...], int]]:
+    """The reference trainings the tests compare with, made ahead in the zygote."""
+    named = TIE_CORPORA + REPEAT_CORPORA + LITERAL_CORPORA + RANDOM_CORPORA
+    return ([(tuple(corpus), target) for _, corpus, target in named]
+            + [(tuple(HELLO), 1000), (tuple(SENNRICH), 1000)]
+            + [(tuple(corpus), override or target) for _, corpus, target, override in VOCAB_CASES])
+
+
+@ahead(_reference_calls)
 def reference(corpus: tuple[str, ...], target: int) -> ref.BPETokenizer:
     tokenizer = ref.BPETokenizer(target)
     tokenizer.train(list(corpus))
@@ -396,19 +405,22 @@ def test_merges_do_not_depend_on_hash_seed(student, spawn):
     failures.report()
 
 
+# (label, corpus, target, vocab_size given to train or None) of test_vocab_after_training.
+VOCAB_CASES = [(label, corpus, target, None) for label, corpus, target in
+               (LITERAL_CORPORA[0], REPEAT_CORPORA[0], RANDOM_CORPORA[3], TIE_CORPORA[4])]
+VOCAB_CASES += [
+    ("the hello corpus with train(corpus, vocab_size=9)", HELLO, 1000, 9),
+    ("the hello corpus with a target below the characters' count", HELLO, 3, None),
+    ("an empty corpus", [], 1000, None),
+    ("a corpus of whitespace only", ["", "  ", "\n\t"], 1000, None),
+]
+
+
 @pytest.mark.points(2)
 def test_vocab_after_training(student):
     """vocab grows by each new merged string; vocab_size == len(vocab); retraining starts over"""
-    cases = [(label, corpus, target, None) for label, corpus, target in
-             (LITERAL_CORPORA[0], REPEAT_CORPORA[0], RANDOM_CORPORA[3], TIE_CORPORA[4])]
-    cases += [
-        ("the hello corpus with train(corpus, vocab_size=9)", HELLO, 1000, 9),
-        ("the hello corpus with a target below the characters' count", HELLO, 3, None),
-        ("an empty corpus", [], 1000, None),
-        ("a corpus of whitespace only", ["", "  ", "\n\t"], 1000, None),
-    ]
     failures = Failures()
-    for label, corpus, target, override in cases:
+    for label, corpus, target, override in VOCAB_CASES:
         with failures.case():
             tok = expect_remote(student.call("BPETokenizer", target),
                                 f"BPETokenizer({show(target)})")
@@ -677,6 +689,8 @@ ENCODE_SEEDS, TRAIN_SEEDS = (2000, 2050), (3000, 3005)
 for _i in range(ENCODE_FACTOR):
     long_text(ENCODE_SEEDS[0] + _i, ENCODE_WORDS)
     long_text(ENCODE_SEEDS[1] + _i, ENCODE_WORDS)
+long_text(600, ENCODE_WORDS)  # test_encode_matches_reference's long texts
+long_text(601, ENCODE_WORDS)
 reference(tuple(timing_corpus(TRAIN_SEEDS[0])), TIMING_TARGET)
 reference(tuple(timing_corpus(TRAIN_SEEDS[1]) * TRAIN_COPIES), TIMING_TARGET)
 
