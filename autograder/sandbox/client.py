@@ -29,7 +29,6 @@ import re
 import select
 import subprocess
 import tempfile
-import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from pathlib import Path
 
 from ..assignment import Assignment
 from ..extract import StudentCode
+from ..extract.rules import parse
 from . import cleanup, limits, standin
 from .deadline import Deadline, Patience
 
@@ -186,18 +186,9 @@ def _is_class(statement) -> bool:
     return _source_is_class(statement.source)
 
 
-# The scoring process starts a grading's workers from several threads at once, and
-# Python 3.11's ``ast`` conversion keeps its recursion depth in one shared place: two
-# parses that interleave (a collection running a finalizer hands the interpreter to
-# another thread) fail with "AST constructor recursion depth mismatch". One at a time,
-# and each statement once for all of a grading's workers.
-_PARSING = threading.Lock()
-
-
-def parse(source: str) -> ast.Module:
-    """``ast.parse(source)``, never beside another thread's (``_PARSING``)."""
-    with _PARSING:
-        return ast.parse(source)
+# The scoring process starts a grading's workers from several threads at once: each
+# statement is parsed once for all of them, and with ``extract.rules.parse``, which lets
+# one thread parse at a time (Python 3.11's ast breaks when two interleave, gh-106905).
 
 
 @functools.lru_cache(maxsize=1024)

@@ -1129,8 +1129,10 @@ if __name__ == "__main__":
         send(int(sys.argv[2]), {"ready": True})  # no student code has been read yet
         serve(int(sys.argv[1]), int(sys.argv[2]))
     except BaseException:  # noqa: BLE001
-        import traceback  # only here: 3 ms of every worker's start otherwise
+        try:
+            import traceback  # only here: 3 ms of every worker's start otherwise
 
-        traceback.print_exc()
-        os._exit(3)
+            traceback.print_exc()
+        finally:
+            os._exit(3)
     os._exit(0)

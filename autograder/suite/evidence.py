@@ -38,7 +38,7 @@ import re
 import threading
 from collections.abc import Iterable
 
-from autograder.sandbox.client import parse
+from autograder.extract.rules import parse
 
 OPEN, SEP, CLOSE = "\ue000", "\ue002", "\ue001"
 MARKS = (OPEN, SEP, CLOSE)

@@ -26,9 +26,9 @@ from .p13_inputs import FORMS, conformance_lines, invariants
 PART = 2
 
 @ahead()
-def conformance_cases() -> list[tuple[str, str, str]]:
+def conformance_cases() -> tuple[tuple[str, str, str], ...]:
     """(text, form, expected) of every invariant of NormalizationTest's lines, sorted."""
-    return sorted({case for line in conformance_lines() for case in invariants(line)})
+    return tuple(sorted({case for line in conformance_lines() for case in invariants(line)}))
 
 
 @pytest.mark.points(3)
