@@ -158,17 +158,24 @@ def test_each_run_starts_from_the_zygote_and_sees_no_other_run(suite):
     assert seen[0][2] == seen[1][2] == 1
 
 
+def what_a_run_writes(suite: Path, variable: str) -> tuple[zygote.Zygote, str]:
+    """Fork one run with ``variable`` naming a file, wait for it: its zygote, the file."""
+    name = variable.lower()
+    out = suite.parent / f"{name}.out"
+    warm, started = start(suite, {variable: str(out), "OUT": str(suite.parent / "x.out")},
+                          name)
+    try:
+        assert started.wait(60) == 0, (suite.parent / f"{name}.err").read_text()
+    finally:
+        zygote.finish(warm, started)
+    return warm, out.read_text()
+
+
 def test_the_calls_ahead_are_made_once_in_the_zygote(suite):
     """``ahead.py``: a call listed ahead was made by the zygote, before the run forked; any
     other call of the same function is made in the run."""
-    out = suite.parent / "ahead.out"
-    warm, started = start(suite, {"AHEAD": str(out), "OUT": str(suite.parent / "x.out")},
-                          "ahead")
-    try:
-        assert started.wait(60) == 0, (suite.parent / "ahead.err").read_text()
-    finally:
-        zygote.finish(warm, started)
-    listed, other, run = map(int, out.read_text().split())
+    warm, text = what_a_run_writes(suite, "AHEAD")
+    listed, other, run = map(int, text.split())
     assert listed == warm.process.pid
     assert other == run != warm.process.pid
 
@@ -177,14 +184,8 @@ def test_a_run_starts_with_the_zygotes_objects_frozen_and_hypothesis_registered(
     """Per run, a full collection walked the zygote's whole heap (about 30 ms in
     production's runs) and hypothesis's first seeded test registered its generator with
     another one: both are settled in the zygote (``_warm_run_imports``, ``gc.freeze``)."""
-    out = suite.parent / "warm.out"
-    warm, started = start(suite, {"WARM": str(out), "OUT": str(suite.parent / "x.out")},
-                          "warm")
-    try:
-        assert started.wait(60) == 0, (suite.parent / "warm.err").read_text()
-    finally:
-        zygote.finish(warm, started)
-    frozen, registered = out.read_text().split()
+    _, text = what_a_run_writes(suite, "WARM")
+    frozen, registered = text.split()
     assert int(frozen) > 10_000 and registered == "True"
 
 
