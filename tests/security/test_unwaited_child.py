@@ -125,3 +125,42 @@ def test_quadratic_work_in_a_child_nobody_waits_for_fails_the_timing_test(tmp_pa
         tests["test_encode_linear_time"]["output"]
     assert tests["test_decode_linear_time"]["status"] == "passed"  # the control
 
+
+
+class _Reaped:
+    """A worker (pid 1) and its child (pid 2, 1.0 s of CPU), which the worker reaps right
+    after the first process is read: the child's time moves into the worker's cutime."""
+
+    def __init__(self) -> None:
+        self.reads, self.reaped = [], False
+
+    def cpu(self, pid: int) -> float:
+        self.reads.append(pid)
+        if pid == 2 and self.reaped:
+            raise FileNotFoundError(pid)
+        value = (0.1 + (1.0 if self.reaped else 0.0)) if pid == 1 else 1.0
+        self.reaped = True  # the reap lands between this reading and the next
+        return value
+
+
+def test_a_child_reaped_during_a_reading_still_counts(monkeypatch):
+    """Review of stop 37 (attack 1): a ``decode`` whose helper child did the quadratic work
+    and was reaped a few ms after the call returned passed its timing test 7 times in 8.
+    The reading read the worker first and the child after, so a reap in between lost the
+    child's time. Children are read before their parents, and a reading in which a child
+    read was reaped meanwhile is made again."""
+    from autograder.sandbox import cleanup
+    from autograder.suite import student
+
+    class Process:
+        pid = 1
+
+    class FakeWorker:
+        process, ref_seconds = Process(), 0.0
+
+    state = _Reaped()
+    monkeypatch.setattr(cleanup, "tree", lambda pid: [1] if state.reaped else [1, 2])
+    monkeypatch.setattr(student, "_process_cpu", state.cpu)
+    monkeypatch.setattr(student, "_alive", lambda pid: not (pid == 2 and state.reaped),
+                        raising=False)
+    assert student.worker_cpu(FakeWorker()) == pytest.approx(1.1)
