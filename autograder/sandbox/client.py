@@ -165,7 +165,7 @@ def _statements(assignment: Assignment, code: StudentCode, part: int) -> list[di
                  "names": list(statement.names), "graded": id(statement) in graded}
         if not entry["graded"]:
             # Another part's class is kept (quietly); its functions wait for ``trust``.
-            entry["deferred"] = not _is_class(statement)
+            entry["deferred"] = not _source_is_class(statement.source)
         out.append(entry)
     return out
 
@@ -182,17 +182,12 @@ def _places(code: StudentCode) -> dict[str, list[tuple[int, int]]]:
     return places
 
 
-def _is_class(statement) -> bool:
-    return _source_is_class(statement.source)
-
-
-# The scoring process starts a grading's workers from several threads at once: each
-# statement is parsed once for all of them, and with ``extract.rules.parse``, which lets
-# one thread parse at a time (Python 3.11's ast breaks when two interleave, gh-106905).
-
-
 @functools.lru_cache(maxsize=1024)
 def _source_is_class(source: str) -> bool:
+    """Does the statement ``source`` define a class? The scoring process starts a grading's
+    workers from several threads at once: each statement is parsed once for all of them,
+    with ``extract.rules.parse``, which lets one thread parse at a time (Python 3.11's ast
+    breaks when two interleave, gh-106905)."""
     try:
         return isinstance(parse(source).body[0], ast.ClassDef)
     except (SyntaxError, ValueError, RecursionError, IndexError):
