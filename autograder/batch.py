@@ -22,13 +22,10 @@ says, and after each one every process below the batch is killed before the next
 starts (``cleanup.kill_descendants``), and the result says it was graded so.
 """
 
-import contextlib
 import copy
-import os
 import sys
-import threading
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from .assignment import Assignment
@@ -40,45 +37,6 @@ from .safe import safe_result
 from .sandbox import cleanup, limits
 
 Groups = dict[int, list[int]]
-
-
-class Cores:
-    """The core each grading of a batch runs on, all its processes together.
-
-    A grading is a conversation: the scoring process sends a request to a worker and
-    waits, the worker answers and waits, hundreds of times per grading, and thousands
-    when another part stands in (each call of the reference is one more round trip).
-    When the two run on different cores, every answer wakes a process on the other
-    core, and on this repository's 2-core VM such a round trip costs about 50 µs of CPU
-    against 12 µs on one core. Under a batch's load the scheduler mostly keeps the two
-    together anyway; kept on one core, a grading whose other part stands in took a third
-    less time alone and the tokenization batch a few per cent less (README, Performance,
-    stop 38). So when a batch grades several at once, a grading keeps to one core, the
-    one the fewest running gradings use when it starts (the lowest on a tie): up to one
-    job per core, each has its own. One at a time, a grading keeps every core (its parts
-    start their workers in parallel). A grade does not depend on it: a timing test
-    compares runs of one grading, on its one core.
-    """
-
-    def __init__(self, cpus: Collection[int] | None = None) -> None:
-        allowed = sorted(os.sched_getaffinity(0) if cpus is None else cpus)
-        self.running = dict.fromkeys(allowed, 0)  # cpu -> gradings on it now
-        self.lock = threading.Lock()
-
-    @contextlib.contextmanager
-    def take(self) -> Iterator[list[int] | None]:
-        """A core for one grading, while it runs (None on a single-CPU machine)."""
-        if len(self.running) < 2:
-            yield None
-            return
-        with self.lock:
-            cpu = min(self.running, key=lambda c: (self.running[c], c))
-            self.running[cpu] += 1
-        try:
-            yield [cpu]
-        finally:
-            with self.lock:
-                self.running[cpu] -= 1
 
 
 def same_bytes(subs: list[Submission]) -> Groups:
@@ -113,7 +71,7 @@ def _shareable(result: SubmissionResult | None, twin: Submission) -> bool:
 
 def _graded(
     sub: Submission, assignment: Assignment, *, timeout: float, hidden_visibility: str,
-    cache: ResultCache | None, show_hidden_inputs: bool, cores: Cores | None = None,
+    cache: ResultCache | None, show_hidden_inputs: bool,
 ) -> SubmissionResult:
     """The result of ``sub``'s file as the suite gives it (or the cache); never raises."""
     started = time.monotonic()
@@ -122,17 +80,15 @@ def _graded(
         if result is None:
             from .suite.run import grade_file
 
-            with cores.take() if cores else contextlib.nullcontext() as cpus:
-                result = grade_file(
-                    sub.path,
-                    sub.student_id,
-                    assignment=assignment,
-                    source_label=sub.label,
-                    timeout=timeout,
-                    hidden_visibility=hidden_visibility,
-                    show_hidden_inputs=show_hidden_inputs,
-                    cpus=cpus,
-                )
+            result = grade_file(
+                sub.path,
+                sub.student_id,
+                assignment=assignment,
+                source_label=sub.label,
+                timeout=timeout,
+                hidden_visibility=hidden_visibility,
+                show_hidden_inputs=show_hidden_inputs,
+            )
             stamp(result, assignment, sub.path)  # before caching: it keeps its grading time
             if cache:
                 _store(cache, sub, result)
@@ -210,13 +166,12 @@ def grade_all(
         jobs = 1
     groups = same_bytes(subs) if groups is None else groups
     results: list[SubmissionResult] = []
-    cores = Cores() if jobs > 1 else None  # one at a time: a grading may use every core
 
     def graded(index: int) -> SubmissionResult | None:
         sub = subs[index]
         return None if sub.path is None else _graded(
             sub, assignment, timeout=timeout, hidden_visibility=hidden_visibility,
-            cache=cache, show_hidden_inputs=show_hidden_inputs, cores=cores)
+            cache=cache, show_hidden_inputs=show_hidden_inputs)
 
     def report(index: int, result: SubmissionResult | None) -> None:
         sub = subs[index]

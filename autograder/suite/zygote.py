@@ -22,12 +22,11 @@ side, ``serve`` the zygote's):
 - request: a JSON object with one file descriptor attached, the write end of a pipe that
   belongs to this run. ``job`` is ``"pytest"`` (a scoring run: ``args``, ``memory`` and
   ``cpu``) or ``"extract"`` (``autograder.extract`` of ``path``, under its own limits);
-  every job has ``cwd``, ``env``, ``stderr`` and optionally ``stdout`` and ``cpus`` (the
-  CPUs it and every process it starts may run on);
-- the zygote forks. The child starts a session of its own, keeps to ``cpus``, moves to
-  ``cwd``, adds ``env``, reads nothing (stdin is ``/dev/null``), writes stdout to
-  ``stdout`` (or nowhere) and stderr to ``stderr``, closes every other descriptor, sets
-  its limits, runs the job (``pytest.main(args)``) and exits with its code;
+  every job has ``cwd``, ``env``, ``stderr`` and optionally ``stdout``;
+- the zygote forks. The child starts a session of its own, moves to ``cwd``, adds
+  ``env``, reads nothing (stdin is ``/dev/null``), writes stdout to ``stdout`` (or
+  nowhere) and stderr to ``stderr``, closes every other descriptor, sets its limits,
+  runs the job (``pytest.main(args)``) and exits with its code;
 - the zygote writes ``"<pid>\\n"`` into the run's pipe; once it has reaped the child, it
   kills whatever is left in the child's process group and writes ``"<exit code>\\n"``
   (negative: the signal that ended it), then closes the pipe;
@@ -177,9 +176,6 @@ def _child(request: dict) -> None:
     code = 1
     try:
         os.setsid()
-        if request.get("cpus"):  # the grading's core (``batch.Cores``): workers inherit it
-            with contextlib.suppress(OSError, TypeError, ValueError):  # one gone offline
-                os.sched_setaffinity(0, request["cpus"])
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.chdir(request["cwd"])
