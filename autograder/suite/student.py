@@ -117,7 +117,7 @@ def worker_cpu(worker: Worker) -> float | None:
             read.append(pid)
         # A child read and then reaped before its parent was read counts twice: read
         # again (what stays counted twice after that favours no one's speed).
-        if all(_alive(pid) for pid in read if pid != process.pid):
+        if all(_unreaped(pid) for pid in read if pid != process.pid):
             break
     return total + getattr(worker, "ref_seconds", 0.0)
 
@@ -126,8 +126,12 @@ def worker_cpu(worker: Worker) -> float | None:
 READINGS = 4
 
 
-def _alive(pid: int) -> bool:
-    """Is ``pid`` still there (running, or a zombie nobody has reaped)?"""
+def _unreaped(pid: int) -> bool:
+    """Is ``pid`` still in the process table, running or a zombie nobody has reaped?
+
+    A zombie counts: its CPU has not yet moved to its parent's ``cutime``, so a reading
+    that included it is still right. (``cleanup._alive`` is the opposite rule, for
+    killing: a zombie needs no signal.)"""
     return os.path.exists(f"/proc/{pid}")
 
 

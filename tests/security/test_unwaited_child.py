@@ -161,6 +161,5 @@ def test_a_child_reaped_during_a_reading_still_counts(monkeypatch):
     state = _Reaped()
     monkeypatch.setattr(cleanup, "tree", lambda pid: [1] if state.reaped else [1, 2])
     monkeypatch.setattr(student, "_process_cpu", state.cpu)
-    monkeypatch.setattr(student, "_alive", lambda pid: not (pid == 2 and state.reaped),
-                        raising=False)
+    monkeypatch.setattr(student, "_unreaped", lambda pid: not (pid == 2 and state.reaped))
     assert student.worker_cpu(FakeWorker()) == pytest.approx(1.1)
