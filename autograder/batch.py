@@ -22,10 +22,13 @@ says, and after each one every process below the batch is killed before the next
 starts (``cleanup.kill_descendants``), and the result says it was graded so.
 """
 
+import contextlib
 import copy
+import os
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from .assignment import Assignment
@@ -37,6 +40,54 @@ from .safe import safe_result
 from .sandbox import cleanup, limits
 
 Groups = dict[int, list[int]]
+
+
+class Cores:
+    """The core each grading of a batch runs on, all its processes together.
+
+    A grading is a conversation: the scoring process sends a request to a worker and
+    waits, the worker answers and waits, hundreds of times per grading, and thousands
+    when another part stands in (each call of the reference is one more round trip).
+    When the two run on different cores, every answer wakes a process on the other
+    core, and on this repository's 2-core VM such a round trip costs about 60 µs of CPU
+    against 12 µs on one core (README, Performance, stops 38 and 39). So when a batch
+    grades up to one submission per core at once, each grading keeps to a core of its
+    own, the one the fewest running gradings use when it starts (the lowest on a tie).
+
+    It also keeps students apart: the workers' system-call filter refuses
+    ``sched_setaffinity`` (``limits.keep_to``), so busy loops a submission starts stay on
+    its own grading's core instead of crowding a classmate's. One at a time, or with
+    more jobs than cores, a grading keeps every core (its parts start their workers in
+    parallel; two gradings kept to one core could not move to another that fell idle).
+    A grade does not depend on it: the timing tests and budgets count CPU time, and
+    ``make timing-stability CPUS=0`` proves their thresholds on one core.
+    """
+
+    @classmethod
+    def for_jobs(cls, jobs: int) -> "Cores | None":
+        """Cores for a batch of ``jobs`` at once, or None when every grading keeps all."""
+        cores = cls()
+        return cores if 1 < jobs <= len(cores.running) else None
+
+    def __init__(self, cpus: Collection[int] | None = None) -> None:
+        allowed = sorted(os.sched_getaffinity(0) if cpus is None else cpus)
+        self.running = dict.fromkeys(allowed, 0)  # cpu -> gradings on it now
+        self.lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def take(self) -> Iterator[list[int] | None]:
+        """A core for one grading, while it runs (None on a single-CPU machine)."""
+        if len(self.running) < 2:
+            yield None
+            return
+        with self.lock:
+            cpu = min(self.running, key=lambda c: (self.running[c], c))
+            self.running[cpu] += 1
+        try:
+            yield [cpu]
+        finally:
+            with self.lock:
+                self.running[cpu] -= 1
 
 
 def same_bytes(subs: list[Submission]) -> Groups:
@@ -71,7 +122,7 @@ def _shareable(result: SubmissionResult | None, twin: Submission) -> bool:
 
 def _graded(
     sub: Submission, assignment: Assignment, *, timeout: float, hidden_visibility: str,
-    cache: ResultCache | None, show_hidden_inputs: bool,
+    cache: ResultCache | None, show_hidden_inputs: bool, cores: Cores | None = None,
 ) -> SubmissionResult:
     """The result of ``sub``'s file as the suite gives it (or the cache); never raises."""
     started = time.monotonic()
@@ -80,15 +131,17 @@ def _graded(
         if result is None:
             from .suite.run import grade_file
 
-            result = grade_file(
-                sub.path,
-                sub.student_id,
-                assignment=assignment,
-                source_label=sub.label,
-                timeout=timeout,
-                hidden_visibility=hidden_visibility,
-                show_hidden_inputs=show_hidden_inputs,
-            )
+            with cores.take() if cores else contextlib.nullcontext() as cpus:
+                result = grade_file(
+                    sub.path,
+                    sub.student_id,
+                    assignment=assignment,
+                    source_label=sub.label,
+                    timeout=timeout,
+                    hidden_visibility=hidden_visibility,
+                    show_hidden_inputs=show_hidden_inputs,
+                    cpus=cpus,
+                )
             stamp(result, assignment, sub.path)  # before caching: it keeps its grading time
             if cache:
                 _store(cache, sub, result)
@@ -166,12 +219,13 @@ def grade_all(
         jobs = 1
     groups = same_bytes(subs) if groups is None else groups
     results: list[SubmissionResult] = []
+    cores = Cores.for_jobs(jobs)
 
     def graded(index: int) -> SubmissionResult | None:
         sub = subs[index]
         return None if sub.path is None else _graded(
             sub, assignment, timeout=timeout, hidden_visibility=hidden_visibility,
-            cache=cache, show_hidden_inputs=show_hidden_inputs)
+            cache=cache, show_hidden_inputs=show_hidden_inputs, cores=cores)
 
     def report(index: int, result: SubmissionResult | None) -> None:
         sub = subs[index]

@@ -263,6 +263,24 @@ def _is_view(folder: Path, wanted: dict[str, str]) -> bool:
             and not info.st_mode & 0o022 and names == set(wanted))
 
 
+# The CPUs this process and its workers keep to (``keep_to``); empty: any.
+_KEPT: list[int] = []
+
+
+def keep_to(cpus: list[int]) -> bool:
+    """Run this process, and every worker it starts from now on, on ``cpus`` only: a
+    batch gives each grading its own core (``batch.Cores``). Its workers must then carry
+    the system-call filter, which refuses ``sched_setaffinity``, so that student code
+    cannot move its processes onto the core of another student's grading. False, and
+    any CPU as before, when the kernel refuses (a CPU gone offline)."""
+    try:
+        os.sched_setaffinity(0, cpus)
+    except OSError:
+        return False
+    _KEPT[:] = cpus
+    return True
+
+
 def setup(level: str, python: str) -> str:
     """The worker's SETUP argument at ``level`` (see ``worker.confine``)."""
     namespaces = level in ("root", "userns")
@@ -275,8 +293,9 @@ def setup(level: str, python: str) -> str:
         "own_user": level in ("root", "drop"),
         "limits": LIMITS,
         "packages": packages,
-        # Without namespaces the filter is the only wall against the network and IPC.
-        "filter": "required" if level == "drop" else "try",
+        # Without namespaces the filter is the only wall against the network and IPC;
+        # on a core of its own (``keep_to``), the only wall against leaving it.
+        "filter": "required" if level == "drop" or _KEPT else "try",
     })
 
 

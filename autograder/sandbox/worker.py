@@ -930,19 +930,20 @@ _CALLS = {0xC000003E: {"prctl": 157, "clone": 56, "clone3": 435, "rt_sigaction":
 # System calls the worker never needs and that would open a channel to another worker
 # or the host: sockets (the network, named and abstract Unix sockets), System V and
 # POSIX message IPC, ptrace, other processes' memory, changing file modes or ACLs (to
-# share a file with another worker), the umask, and io_uring (425-427: its requests open
-# sockets and connect without any of the calls above, unseen by the filter). By
-# architecture, as in <asm/unistd.h>.
+# share a file with another worker), the umask, io_uring (425-427: its requests open
+# sockets and connect without any of the calls above, unseen by the filter), and
+# sched_setaffinity (in a batch each grading keeps to its core: processes moved onto
+# another would slow a classmate's grading). By architecture, as in <asm/unistd.h>.
 _DENIED = {
     0xC000003E: (  # x86_64
         41, 29, 30, 31, 64, 65, 66, 68, 69, 70, 71, 220, 240, 241, 242, 243, 244, 245,
         101, 310, 311, 90, 91, 268, 452, 188, 189, 190, 95, 43, 288, 49, 50, 42,
-        425, 426, 427,
+        425, 426, 427, 203,
     ),
     0xC00000B7: (  # aarch64
         198, 194, 195, 196, 186, 187, 188, 189, 190, 191, 192, 193, 180, 181, 182, 183,
         184, 185, 117, 270, 271, 52, 53, 452, 5, 6, 7, 166, 202, 242, 200, 201, 203,
-        425, 426, 427,
+        425, 426, 427, 122,
     ),
 }
 

@@ -3,12 +3,14 @@
 CONTRACT (owned by the suite; the CLI and the repository's tests call only this):
 
     grade_file(path, student_id, *, assignment, source_label=None, timeout=300.0,
-               hidden_visibility="after_published", show_hidden_inputs=False)
+               hidden_visibility="after_published", show_hidden_inputs=False, cpus=None)
         -> SubmissionResult
 
 - ``path``: a notebook (.ipynb) or .py file; ``assignment``: an ``Assignment``
   (``autograder.assignment.load``), whose folder holds the hidden tests.
 - ``show_hidden_inputs``: messages of hidden tests keep their inputs (off: "…"; see plugin.py).
+- ``cpus``: the CPUs the grading's processes (extraction, scoring, workers) may run on;
+  None: any (the batch gives each grading its own core: ``batch.Cores``).
 - Runs pytest on the assignment's folder in a *separate* process (the scoring
   process), which itself starts one sandboxed worker per part.
 - Never raises for a bad submission: an unreadable file, a crash or a timeout of
@@ -54,6 +56,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 from autograder.assignment import Assignment
@@ -170,24 +173,25 @@ def _tail(path: Path, size: int = 20_000) -> str:
 
 
 def _run(assignment: Assignment, args: list[str], cwd: Path, timeout: float,
-         extracted: Path) -> tuple[int | None, str]:
+         extracted: Path, cpus: list[int] | None) -> tuple[int | None, str]:
     """The scoring process, ``pytest.main(args)``: ``(exit code or None on timeout, the
     end of its stderr)``."""
     stderr = cwd / "stderr.txt"
     code = _forked(assignment, {
         "job": "pytest", "args": args, "cwd": str(cwd), "env": {EXTRACTED_ENV: str(extracted)},
         "stderr": str(stderr), "memory": SCORER_MEMORY, "cpu": math.ceil(timeout) + 1,
+        "cpus": cpus,
     }, timeout)
     return code, _tail(stderr)
 
 
-def _extract_runner(assignment: Assignment, cwd: Path):
+def _extract_runner(assignment: Assignment, cwd: Path, cpus: list[int] | None):
     """``extract_limited``'s ``run``: the extraction forked like the scoring process."""
 
     def run(path: Path, wall: float) -> tuple[int | None, bytes, bytes]:
         out, err = cwd / "extract.out", cwd / "extract.err"
         request = {"job": "extract", "path": str(path), "cwd": str(cwd), "env": {},
-                   "stdout": str(out), "stderr": str(err)}
+                   "stdout": str(out), "stderr": str(err), "cpus": cpus}
         code = _forked(assignment, request, wall)
         if code == LOST:
             raise zygote.ZygoteLost(_tail(err).strip()[-300:] or "the scoring zygote is gone")
@@ -260,9 +264,11 @@ def grade_file(
     timeout: float = 300.0,
     hidden_visibility: str = "after_published",
     show_hidden_inputs: bool = False,
+    cpus: Collection[int] | None = None,
 ) -> SubmissionResult:
     """Grade one submission with the hidden suite (see the module docstring)."""
     started = time.monotonic()
+    cpus = sorted(cpus) if cpus else None
     path = Path(path).resolve()
     source = source_label if source_label is not None else str(path)
     if hidden_visibility not in VISIBILITIES:
@@ -277,7 +283,7 @@ def grade_file(
     with tempfile.TemporaryDirectory(prefix="suite-") as tmp:
         tmp_dir = Path(tmp)
         try:
-            code = extract_limited(path, timeout, run=_extract_runner(assignment, tmp_dir))
+            code = extract_limited(path, timeout, run=_extract_runner(assignment, tmp_dir, cpus))
         except SubmissionError as exc:
             return finish(status="error", error=f"unreadable submission: {exc}")
         except zygote.ZygoteLost as exc:
@@ -293,7 +299,7 @@ def grade_file(
         args = pytest_args(assignment, path, results, ini, hidden_visibility,
                            show_hidden_inputs)
         left = timeout - (time.monotonic() - started)
-        exit_code, stderr = _run(assignment, args, tmp_dir, left, extracted)
+        exit_code, stderr = _run(assignment, args, tmp_dir, left, extracted, cpus)
         if exit_code == LOST:
             detail = stderr.strip().splitlines()[-1][:500] if stderr.strip() else "lost"
             print(f"autograder: grading {source}: {detail}", file=sys.stderr)

@@ -22,11 +22,12 @@ side, ``serve`` the zygote's):
 - request: a JSON object with one file descriptor attached, the write end of a pipe that
   belongs to this run. ``job`` is ``"pytest"`` (a scoring run: ``args``, ``memory`` and
   ``cpu``) or ``"extract"`` (``autograder.extract`` of ``path``, under its own limits);
-  every job has ``cwd``, ``env``, ``stderr`` and optionally ``stdout``;
-- the zygote forks. The child starts a session of its own, moves to ``cwd``, adds
-  ``env``, reads nothing (stdin is ``/dev/null``), writes stdout to ``stdout`` (or
-  nowhere) and stderr to ``stderr``, closes every other descriptor, sets its limits,
-  runs the job (``pytest.main(args)``) and exits with its code;
+  every job has ``cwd``, ``env``, ``stderr`` and optionally ``stdout`` and ``cpus`` (the
+  CPUs it and every process it starts may run on);
+- the zygote forks. The child starts a session of its own, keeps to ``cpus``, moves to
+  ``cwd``, adds ``env``, reads nothing (stdin is ``/dev/null``), writes stdout to
+  ``stdout`` (or nowhere) and stderr to ``stderr``, closes every other descriptor, sets
+  its limits, runs the job (``pytest.main(args)``) and exits with its code;
 - the zygote writes ``"<pid>\\n"`` into the run's pipe; once it has reaped the child, it
   kills whatever is left in the child's process group and writes ``"<exit code>\\n"``
   (negative: the signal that ended it), then closes the pipe;
@@ -187,6 +188,8 @@ def _child(request: dict) -> None:
         for fd, target in ((null, 0), (out, 1), (err, 2)):
             os.dup2(fd, target)
         os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+        if request.get("cpus"):  # the grading's core (``batch.Cores``): workers inherit it
+            limits.keep_to(request["cpus"])
         code = JOBS[request["job"]](request)
     except SystemExit as exc:
         code = exc.code if type(exc.code) is int else 1
