@@ -65,9 +65,12 @@ class Cores:
 
     @classmethod
     def for_jobs(cls, jobs: int) -> "Cores | None":
-        """Cores for a batch of ``jobs`` at once, or None when every grading keeps all."""
+        """Cores for a batch of ``jobs`` at once, or None when every grading keeps all
+        (also where the workers' filter does not install: ``limits.can_keep_to_cpus``)."""
         cores = cls()
-        return cores if 1 < jobs <= len(cores.running) else None
+        if 1 < jobs <= len(cores.running) and limits.can_keep_to_cpus():
+            return cores
+        return None
 
     def __init__(self, cpus: Collection[int] | None = None) -> None:
         allowed = sorted(os.sched_getaffinity(0) if cpus is None else cpus)

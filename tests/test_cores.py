@@ -83,9 +83,19 @@ def test_the_least_used_core_is_taken_from_many_threads():
 
 def test_only_a_batch_of_one_job_per_core_at_most_pins(monkeypatch):
     monkeypatch.setattr(batch.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(limits, "can_keep_to_cpus", lambda: True)
     assert batch.Cores.for_jobs(1) is None  # one at a time: every core
     assert batch.Cores.for_jobs(2).running == {0: 0, 1: 0}
     assert batch.Cores.for_jobs(3) is None  # more jobs than cores: the scheduler's
+    monkeypatch.setattr(limits, "can_keep_to_cpus", lambda: False)
+    assert batch.Cores.for_jobs(2) is None  # workers that could leave their core
+
+
+def test_this_machine_can_keep_a_grading_to_a_core():
+    """The probe starts a worker with the filter required; where the filter installs
+    (every level but basic here) it succeeds, so batches here are graded kept."""
+    level = limits.isolation()[0]
+    assert limits.can_keep_to_cpus() == (level != "basic")
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")

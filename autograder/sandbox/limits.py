@@ -281,8 +281,9 @@ def keep_to(cpus: list[int]) -> bool:
     return True
 
 
-def setup(level: str, python: str) -> str:
-    """The worker's SETUP argument at ``level`` (see ``worker.confine``)."""
+def setup(level: str, python: str, kept: bool = False) -> str:
+    """The worker's SETUP argument at ``level`` (see ``worker.confine``); ``kept``: as for
+    a worker of a process kept to some CPUs (``keep_to``)."""
     namespaces = level in ("root", "userns")
     packages = ({"path": PACKAGES_MOUNT, "binds": package_dirs(python)} if namespaces
                 else {"path": package_view(python), "binds": {}})
@@ -295,7 +296,7 @@ def setup(level: str, python: str) -> str:
         "packages": packages,
         # Without namespaces the filter is the only wall against the network and IPC;
         # on a core of its own (``keep_to``), the only wall against leaving it.
-        "filter": "required" if level == "drop" or _KEPT else "try",
+        "filter": "required" if level == "drop" or kept or _KEPT else "try",
     })
 
 
@@ -365,13 +366,14 @@ def _wrap(level: str, python: str, args: list[str], uid: int | None = None) -> l
     return ["unshare", *flags, "--", *command]
 
 
-def _works(level: str, python: str) -> bool:
-    """Start a worker that only confines itself and exits: does ``level`` work here?"""
+def _works(level: str, python: str, kept: bool = False) -> bool:
+    """Start a worker that only confines itself and exits: does ``level`` work here
+    (``kept``: with the filter that a worker kept to some CPUs needs)?"""
     try:
         lease = users.acquire() if level == "drop" else None
     except OSError:
         return False
-    command = _wrap(level, python, ["probe", "-", setup(level, python)],
+    command = _wrap(level, python, ["probe", "-", setup(level, python, kept)],
                     lease.uid if lease else None)
     try:
         done = subprocess.run(command, input=program(python)[1], capture_output=True, timeout=20,
@@ -382,6 +384,15 @@ def _works(level: str, python: str) -> bool:
         if lease:
             lease.release()
     return done.returncode == 0
+
+
+@cache
+def can_keep_to_cpus() -> bool:
+    """May a grading here keep to some CPUs (``keep_to``)? Only if its workers cannot
+    leave them: the system-call filter must install at this machine's level (a kernel
+    without seccomp would otherwise fail every worker of a batch)."""
+    level, python = isolation()
+    return level != "basic" and _works(level, python, kept=True)
 
 
 def best_level() -> str:
