@@ -922,7 +922,10 @@ def confine(setup: dict) -> None:
 
 _NOSUID, _NODEV, _NOEXEC, _RDONLY, _REMOUNT, _BIND = 2, 4, 8, 1, 32, 4096
 _SET_CHILD_SUBREAPER = 36  # the prctl option the filter refuses (see ``confine``)
-_CLONE_PARENT = 0x8000  # the clone flag the filter refuses
+_CLONE_PARENT = 0x8000  # the clone flags the filter refuses: this one, and new namespaces
+# (mount, cgroup, UTS, IPC, user, PID, network), which only ``confine`` needs
+_CLONE_NEW = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 \
+    | 0x40000000
 _SIGCHLD = 17  # the signal whose action the filter refuses to change (x86_64, aarch64)
 # The calls the filter looks into, by architecture.
 _CALLS = {0xC000003E: {"prctl": 157, "clone": 56, "clone3": 435, "rt_sigaction": 13},
@@ -931,19 +934,21 @@ _CALLS = {0xC000003E: {"prctl": 157, "clone": 56, "clone3": 435, "rt_sigaction":
 # or the host: sockets (the network, named and abstract Unix sockets), System V and
 # POSIX message IPC, ptrace, other processes' memory, changing file modes or ACLs (to
 # share a file with another worker), the umask, io_uring (425-427: its requests open
-# sockets and connect without any of the calls above, unseen by the filter), and
+# sockets and connect without any of the calls above, unseen by the filter),
 # sched_setaffinity (in a batch each grading keeps to its core: processes moved onto
-# another would slow a classmate's grading). By architecture, as in <asm/unistd.h>.
+# another would slow a classmate's grading), and unshare and setns (new namespaces, made
+# and dropped in a loop, have the kernel tear them down on any core: a classmate's too).
+# By architecture, as in <asm/unistd.h>.
 _DENIED = {
     0xC000003E: (  # x86_64
         41, 29, 30, 31, 64, 65, 66, 68, 69, 70, 71, 220, 240, 241, 242, 243, 244, 245,
         101, 310, 311, 90, 91, 268, 452, 188, 189, 190, 95, 43, 288, 49, 50, 42,
-        425, 426, 427, 203,
+        425, 426, 427, 203, 272, 308,
     ),
     0xC00000B7: (  # aarch64
         198, 194, 195, 196, 186, 187, 188, 189, 190, 191, 192, 193, 180, 181, 182, 183,
         184, 185, 117, 270, 271, 52, 53, 452, 5, 6, 7, 166, 202, 242, 200, 201, 203,
-        425, 426, 427, 122,
+        425, 426, 427, 122, 97, 268,
     ),
 }
 
@@ -951,7 +956,8 @@ _DENIED = {
 def _filter(libc) -> None:
     """Install a seccomp filter: the calls in ``_DENIED``, ``prctl`` giving up the orphans
     (``_SET_CHILD_SUBREAPER``), ``clone`` with ``CLONE_PARENT`` (a child of the
-    worker's parent, outside the tree the timing tests count) and ``rt_sigaction`` on
+    worker's parent, outside the tree the timing tests count) or into new namespaces
+    (``_CLONE_NEW``, as ``unshare`` in ``_DENIED``) and ``rt_sigaction`` on
     ``SIGCHLD`` (``SIG_IGN`` or ``SA_NOCLDWAIT`` has the kernel reap ended children
     without adding their CPU time to anyone's: the timing tests would not see it) fail
     with EPERM from now on; ``clone3``, whose flags a filter cannot read, says ENOSYS, so
@@ -983,7 +989,7 @@ def _filter(libc) -> None:
             (jeq, "eperm", "allow", _SET_CHILD_SUBREAPER),
             "clone", (jeq, None, "sigaction", calls["clone"]),
             (load, None, None, 16),  # A = the flags
-            (jset, "eperm", "allow", _CLONE_PARENT),
+            (jset, "eperm", "allow", _CLONE_PARENT | _CLONE_NEW),
             "sigaction", (jeq, None, "clone3", calls["rt_sigaction"]),
             (load, None, None, 16),  # A = the signal
             (jeq, "eperm", "allow", _SIGCHLD),

@@ -176,3 +176,33 @@ def merge_pair(tokens, pair):
     os.write(sock, "".join(tokens).encode())
     return ["sent"]
 '''
+
+# Tries what stop 39's attack used to load a classmate's core, and says how each went:
+# 0 done, else the errno. New namespaces made in a loop (here once each: unshare, setns,
+# clone) have the kernel tear the old ones down on any core; sched_setaffinity would
+# move the worker off the core its grading keeps to.
+NAMESPACES = '''
+import ctypes, os
+
+def merge_pair(tokens, pair):
+    libc = ctypes.CDLL(None, use_errno=True)
+    new_user, new_net = 0x10000000, 0x40000000
+
+    def done(result):
+        return 0 if result == 0 else ctypes.get_errno()
+
+    tried = {"unshare": done(libc.unshare(new_user | new_net)),
+             "setns": done(libc.setns(0, new_net))}  # fd 0 is no namespace: EINVAL if let
+    pid = libc.syscall(56, new_user | new_net | 17, 0, 0, 0, 0)  # clone, SIGCHLD
+    if pid == 0:
+        os._exit(0)
+    if pid > 0:
+        os.waitpid(pid, 0)
+    tried["clone"] = 0 if pid > 0 else ctypes.get_errno()
+    try:
+        os.sched_setaffinity(0, os.sched_getaffinity(0))
+        tried["affinity"] = 0
+    except OSError as exc:
+        tried["affinity"] = exc.errno
+    return tried
+'''

@@ -13,6 +13,9 @@ scoring process before its fix (the review's notes list the attacks that failed)
   minutes; a reference answer too long for JSON broke the scorer's reply;
 - io_uring opened a TCP connection past the filter's socket rules (drop, basic): the
   filter now refuses io_uring;
+- network namespaces made and dropped in a loop had the kernel tear them down on the
+  other core, where a classmate's grading was kept: correct gradings took 2 to 3 times
+  as long (stop 39; root and drop). The filter refuses new namespaces and CPU affinity;
 - a made-up place of an error ("raised at cell 97, line 9800") spelled hidden inputs out
   in the feedback: only real lines of the submission are shown;
 - at the drop level the CLI graded with the checkout open to the workers' users: reading
@@ -36,7 +39,7 @@ from tests.catalogue.catalogue import reference_source
 from tests.course import TOKENIZATION
 
 from .hostile import submission
-from .review_sources import HIDDEN_WORK, PRECOMPUTE, RING_CALL, THIEF
+from .review_sources import HIDDEN_WORK, NAMESPACES, PRECOMPUTE, RING_CALL, THIEF
 
 pytestmark = pytest.mark.timeout(600)
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,6 +156,13 @@ def test_no_network_through_io_uring(tmp_path):
         with pytest.raises(TimeoutError):
             listener.accept()[0].recv(100)
     assert outcome != ["sent"]
+
+
+def test_no_new_namespaces_and_no_other_cpus(tmp_path):
+    code = submission(tmp_path, NAMESPACES)
+    with Worker(TOKENIZATION, code, part=4, timeout=10) as worker:
+        tried = worker.call("merge_pair", [], ("a", "b"))
+    assert tried == {"unshare": 1, "setns": 1, "clone": 1, "affinity": 1}  # EPERM each
 
 
 def test_a_made_up_place_of_an_error_carries_nothing_out(tmp_path):
