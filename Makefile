@@ -87,7 +87,7 @@ mutation: $(STAMP)
 ## Validity: timing tests under CPU load, RUNS (default 30) runs of the reference, its timing
 ## variants, the catalogue's correct submissions and its wrong ones only a timing test catches;
 ## writes autograder/hidden/NAME/TIMING.md (CPUS=0: each grading kept to CPU 0, as a batch's
-## gradings are kept to a core; REPORT=FILE: write there instead).
+## gradings are kept to a core; REPORTS=DIR: write DIR/NAME-TIMING.md instead).
 RUNS ?= 30
 .PHONY: timing-stability
 timing-stability: $(STAMP)
@@ -97,7 +97,7 @@ timing-stability: $(STAMP)
 	      && $(PY) -m tests.catalogue.write_correct $$a .timing-correct >/dev/null \
 	      && $(PY) -m tests.catalogue.write_correct $$a .timing-wrong --timed >/dev/null \
 	      && $(PY) -m autograder.validity.timing_stability --assignment $$a --runs $(RUNS) \
-	        $(if $(CPUS),--cpus $(CPUS)) $(if $(REPORT),--report $(REPORT)) \
+	        $(if $(CPUS),--cpus $(CPUS)) $(if $(REPORTS),--report $(REPORTS)/$$a-TIMING.md) \
 	        --also $$(find .timing-correct -type f | sort) \
 	        --wrong $$(find .timing-wrong -type f | sort) || exit 1; fi; \
 	done; rm -rf .timing-correct .timing-wrong

@@ -43,7 +43,7 @@ Groups = dict[int, list[int]]
 
 
 class Cores:
-    """The core each grading of a batch runs on, all its processes together.
+    """The cores each grading of a batch runs on, all its processes together.
 
     A grading is a conversation: the scoring process sends a request to a worker and
     waits, the worker answers and waits, hundreds of times per grading, and thousands
@@ -51,46 +51,48 @@ class Cores:
     When the two run on different cores, every answer wakes a process on the other
     core, and on this repository's 2-core VM such a round trip costs about 60 µs of CPU
     against 12 µs on one core (README, Performance, stops 38 and 39). So when a batch
-    grades up to one submission per core at once, each grading keeps to a core of its
-    own, the one the fewest running gradings use when it starts (the lowest on a tie).
+    grades several submissions at once, the machine's CPUs are dealt into one group per
+    job (``--jobs 2`` on two cores: a core each; on eight, four each), and each grading
+    keeps to the group the fewest running gradings use when it starts.
 
     It also keeps students apart: the workers' system-call filter refuses
-    ``sched_setaffinity`` (``limits.keep_to``), so busy loops a submission starts stay on
-    its own grading's core instead of crowding a classmate's. One at a time, or with
-    more jobs than cores, a grading keeps every core (its parts start their workers in
-    parallel; two gradings kept to one core could not move to another that fell idle).
+    ``sched_setaffinity`` and new namespaces (``limits.setup``, once the scoring process
+    is kept by ``limits.keep_to``), so busy loops a submission starts stay on its own
+    grading's cores instead of crowding a classmate's. One at a time, a grading keeps
+    every core (its parts start their workers in parallel); with more jobs than cores,
+    so do all (two gradings kept to one core could not move to another that fell idle).
     A grade does not depend on it: the timing tests and budgets count CPU time, and
-    ``make timing-stability CPUS=0`` proves their thresholds on one core.
+    ``make timing-stability CPUS=0`` found no false failure and every slow variant
+    caught with each grading kept to one core (``TIMING-one-core.md`` beside each
+    assignment's ``TIMING.md``).
     """
 
-    @classmethod
-    def for_jobs(cls, jobs: int) -> "Cores | None":
-        """Cores for a batch of ``jobs`` at once, or None when every grading keeps all
-        (also where the workers' filter does not install: ``limits.can_keep_to_cpus``)."""
-        cores = cls()
-        if 1 < jobs <= len(cores.running) and limits.can_keep_to_cpus():
-            return cores
-        return None
-
-    def __init__(self, cpus: Collection[int] | None = None) -> None:
-        allowed = sorted(os.sched_getaffinity(0) if cpus is None else cpus)
-        self.running = dict.fromkeys(allowed, 0)  # cpu -> gradings on it now
+    def __init__(self, groups: list[list[int]]) -> None:
+        self.running = {tuple(group): 0 for group in groups}  # group -> gradings on it now
         self.lock = threading.Lock()
 
+    @classmethod
+    def for_jobs(cls, jobs: int, cpus: Collection[int] | None = None) -> "Cores | None":
+        """Groups of ``cpus`` (default: this process's) for ``jobs`` at once, or None when
+        every grading keeps all: one job, more jobs than CPUs, or workers that could leave
+        their cores (the filter does not install here: ``limits.can_keep_to_cpus``)."""
+        allowed = sorted(os.sched_getaffinity(0) if cpus is None else cpus)
+        if not 1 < jobs <= len(allowed) or not limits.can_keep_to_cpus():
+            return None
+        return cls([allowed[i::jobs] for i in range(jobs)])
+
     @contextlib.contextmanager
-    def take(self) -> Iterator[list[int] | None]:
-        """A core for one grading, while it runs (None on a single-CPU machine)."""
-        if len(self.running) < 2:
-            yield None
-            return
+    def take(self) -> Iterator[list[int]]:
+        """The cores of one grading, while it runs: the least used group (the first on a
+        tie), given back when the grading ends, however it ends."""
         with self.lock:
-            cpu = min(self.running, key=lambda c: (self.running[c], c))
-            self.running[cpu] += 1
+            group = min(self.running, key=lambda g: (self.running[g], g))
+            self.running[group] += 1
         try:
-            yield [cpu]
+            yield list(group)
         finally:
             with self.lock:
-                self.running[cpu] -= 1
+                self.running[group] -= 1
 
 
 def same_bytes(subs: list[Submission]) -> Groups:
@@ -134,7 +136,7 @@ def _graded(
         if result is None:
             from .suite.run import grade_file
 
-            with cores.take() if cores else contextlib.nullcontext() as cpus:
+            with cores.take() if cores is not None else contextlib.nullcontext() as cpus:
                 result = grade_file(
                     sub.path,
                     sub.student_id,

@@ -1,9 +1,10 @@
-"""Each grading of a batch keeps to one core (``batch.Cores``): concurrent gradings get
-cores of their own, every process of a grading, the sandboxed workers included, runs on
-the core its grading was given, and student code cannot leave it (the workers' filter
-refuses ``sched_setaffinity``). The toy assignment is graded for real; its submission's
-``count_words`` answers with the CPUs its worker may run on after trying to take them
-all, which the test's failure message carries out."""
+"""Each grading of a batch keeps to cores of its own (``batch.Cores``): the CPUs are dealt
+into one group per job, a grading takes the least used group, every process of a
+grading, the sandboxed workers included, runs on the cores its grading was given, and
+student code cannot leave them (the workers' filter refuses ``sched_setaffinity``). The
+toy assignment is graded for real; its submission's ``count_words`` answers with the
+CPUs its worker may run on after trying to take them all, which the test's failure
+message carries out."""
 
 import json
 import os
@@ -35,27 +36,25 @@ def count_words(text):
 
 
 def test_gradings_at_once_get_cores_of_their_own_and_give_them_back():
-    cores = batch.Cores([0, 1])
+    cores = batch.Cores([[0], [1]])
     with cores.take() as first, cores.take() as second:
         assert (first, second) == ([0], [1])
-        with cores.take() as third:  # more jobs than cores: shared, evenly
+        with cores.take() as third:  # more gradings than groups: shared, evenly
             assert third == [0]
-            assert cores.running == {0: 2, 1: 1}
-    assert cores.running == {0: 0, 1: 0}
+            assert cores.running == {(0,): 2, (1,): 1}
+    assert cores.running == {(0,): 0, (1,): 0}
     with pytest.raises(RuntimeError), cores.take():
         raise RuntimeError("a grading that fails still gives its core back")
-    assert cores.running == {0: 0, 1: 0}
+    assert cores.running == {(0,): 0, (1,): 0}
     with cores.take() as first:  # the least used, not the next in turn
         with cores.take() as second:
             assert (first, second) == ([0], [1])
         with cores.take() as again:
             assert again == [1]
-    with batch.Cores([3]).take() as only:  # one CPU: nothing to choose
-        assert only is None
 
 
 def test_the_least_used_core_is_taken_from_many_threads():
-    cores = batch.Cores(range(4))
+    cores = batch.Cores([[0], [1], [2], [3]])
     barrier = threading.Barrier(8, timeout=20)
     taken: list[int] = []
 
@@ -81,21 +80,26 @@ def test_the_least_used_core_is_taken_from_many_threads():
     assert sorted(taken) == [0, 0, 1, 1, 2, 2, 3, 3]
 
 
-def test_only_a_batch_of_one_job_per_core_at_most_pins(monkeypatch):
-    monkeypatch.setattr(batch.os, "sched_getaffinity", lambda pid: {0, 1})
+def test_the_cpus_are_dealt_one_group_per_job_when_workers_cannot_leave(monkeypatch):
     monkeypatch.setattr(limits, "can_keep_to_cpus", lambda: True)
-    assert batch.Cores.for_jobs(1) is None  # one at a time: every core
-    assert batch.Cores.for_jobs(2).running == {0: 0, 1: 0}
-    assert batch.Cores.for_jobs(3) is None  # more jobs than cores: the scheduler's
+    assert batch.Cores.for_jobs(1, [0, 1]) is None  # one at a time: every core
+    assert batch.Cores.for_jobs(2, [0, 1]).running == {(0,): 0, (1,): 0}
+    assert batch.Cores.for_jobs(3, [0, 1]) is None  # more jobs than cores: the scheduler's
+    assert batch.Cores.for_jobs(2, range(8)).running == {(0, 2, 4, 6): 0, (1, 3, 5, 7): 0}
+    assert list(batch.Cores.for_jobs(3, range(8)).running) == [(0, 3, 6), (1, 4, 7), (2, 5)]
+    monkeypatch.setattr(batch.os, "sched_getaffinity", lambda pid: {4, 5})
+    assert batch.Cores.for_jobs(2).running == {(4,): 0, (5,): 0}  # this process's CPUs
     monkeypatch.setattr(limits, "can_keep_to_cpus", lambda: False)
     assert batch.Cores.for_jobs(2) is None  # workers that could leave their core
 
 
 def test_this_machine_can_keep_a_grading_to_a_core():
-    """The probe starts a worker with the filter required; where the filter installs
-    (every level but basic here) it succeeds, so batches here are graded kept."""
-    level = limits.isolation()[0]
+    """The probe starts a worker with the filter required; the filter installs here, so
+    batches here are graded kept (and the end-to-end test below is not vacuous), except
+    at the basic level, which grades one at a time."""
+    level, python = limits.isolation()
     assert limits.can_keep_to_cpus() == (level != "basic")
+    assert limits._works(level, python, kept=True)  # the probe itself, at basic too
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
@@ -121,7 +125,7 @@ def test_a_gradings_workers_run_on_the_core_it_was_given(monkeypatch, tmp_path):
             assert cpus is None
             cpus = sorted(os.sched_getaffinity(0))
         else:
-            assert cpus is not None and len(cpus) == 1
+            assert cpus is not None and set(cpus) < os.sched_getaffinity(0)  # a share
         outputs = " ".join(t["output"] for t in result["tests"])
         # Kept to a core, it must not leave; with every core, the filter refuses it anyway
         # wherever it could be installed (a "try" at the basic level).
@@ -135,6 +139,7 @@ def test_a_process_kept_to_a_core_starts_workers_only_with_the_filter(monkeypatc
 
     monkeypatch.setattr(limits, "_KEPT", [])
     assert setup() == "try"
+    assert json.loads(limits.setup("userns", sys.executable, kept=True))["filter"] == "required"
 
     def refused(pid, cpus):
         raise OSError(22, "a CPU gone offline")

@@ -1,6 +1,6 @@
 """How a worker is confined, and what each level promises (the threat model).
 
-(About 520 lines on purpose: every level's promise and the code that keeps it sit in
+(About 570 lines on purpose: every level's promise and the code that keeps it sit in
 one file, so the threat model can be read and checked in one place.)
 
 Student code is hostile. It runs only in workers; a worker holds one part of one
@@ -14,7 +14,8 @@ forces one, and the CLI says which one it got, see ``autograder.cli``):
   home folders) is covered by empty tmpfs mounts; ``/tmp``, ``/dev/shm`` and
   ``/dev/mqueue`` are private; it runs as ``nobody`` with no capabilities under a
   system-call filter (``worker._filter``: no sockets, no System V or POSIX message
-  IPC, no ptrace, no changing file modes). Holds: no worker can see, signal or
+  IPC, no ptrace, no changing file modes, no new namespaces, no moving to other CPUs;
+  the cgroup tree is covered too). Holds: no worker can see, signal or
   read another (other students' included), reach the network, the grader's files
   or another worker's files or IPC; everything it made dies with its namespaces.
 - ``userns`` (an ordinary user whose kernel allows user namespaces): the same
@@ -123,6 +124,7 @@ def hide(*paths: Path) -> None:
 # (another checkout of the course, home folders, other courses' files are all covered).
 VISIBLE = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/dev",
            "/proc", "/sys", "/tmp")
+CGROUPS = Path("/sys/fs/cgroup")
 
 
 def _outside_view(keep: set[Path]) -> list[Path]:
@@ -152,7 +154,11 @@ def hidden_dirs(python: str) -> list[Path]:
     prefix = Path(python).resolve().parent.parent
     named = [Path(p) for p in os.environ.get(HIDE_ENV, "").split(os.pathsep) if p]
     covered = _outside_view({Path(p) for p in VISIBLE} | {prefix})
-    extra = [d for d in (REPO, *named)
+    # The cgroup tree: where one is delegated to the grader's user (a desktop's systemd),
+    # a worker at the userns level could move into a cgroup of its own, and so off the
+    # CPUs its grading keeps to (``keep_to``).
+    cgroups = [CGROUPS] if CGROUPS.is_dir() else []
+    extra = [d for d in (REPO, *named, *cgroups)
              if d.is_dir() and not prefix.is_relative_to(d) and
              not any(d.is_relative_to(c) for c in covered)]
     # A folder inside another hidden one (reports written next to the graded file) is
@@ -269,13 +275,13 @@ _KEPT: list[int] = []
 
 def keep_to(cpus: list[int]) -> bool:
     """Run this process, and every worker it starts from now on, on ``cpus`` only: a
-    batch gives each grading its own core (``batch.Cores``). Its workers must then carry
-    the system-call filter, which refuses ``sched_setaffinity``, so that student code
-    cannot move its processes onto the core of another student's grading. False, and
-    any CPU as before, when the kernel refuses (a CPU gone offline)."""
+    batch gives each grading its own cores (``batch.Cores``). Its workers must then
+    carry the system-call filter (``setup``), which refuses ``sched_setaffinity``, so
+    that student code cannot move its processes onto another student's cores. False,
+    and any CPU as before, when the kernel refuses (a CPU gone offline, a bad number)."""
     try:
         os.sched_setaffinity(0, cpus)
-    except OSError:
+    except (OSError, ValueError):
         return False
     _KEPT[:] = cpus
     return True
@@ -386,12 +392,17 @@ def _works(level: str, python: str, kept: bool = False) -> bool:
     return done.returncode == 0
 
 
-@cache
 def can_keep_to_cpus() -> bool:
     """May a grading here keep to some CPUs (``keep_to``)? Only if its workers cannot
     leave them: the system-call filter must install at this machine's level (a kernel
     without seccomp would otherwise fail every worker of a batch)."""
-    level, python = isolation()
+    return _can_keep(*isolation())
+
+
+@cache
+def _can_keep(level: str, python: str) -> bool:
+    if level == "drop":  # every worker there needs the filter: the level's probe had it
+        return True
     return level != "basic" and _works(level, python, kept=True)
 
 

@@ -921,7 +921,8 @@ def confine(setup: dict) -> None:
 
 
 _NOSUID, _NODEV, _NOEXEC, _RDONLY, _REMOUNT, _BIND = 2, 4, 8, 1, 32, 4096
-_SET_CHILD_SUBREAPER = 36  # the prctl option the filter refuses (see ``confine``)
+_SET_CHILD_SUBREAPER = 36  # the prctl options the filter refuses (see ``confine``),
+_SCHED_CORE = 62  # and core scheduling: a cookie that could keep an SMT sibling idle
 _CLONE_PARENT = 0x8000  # the clone flags the filter refuses: this one, and new namespaces
 # (mount, cgroup, UTS, IPC, user, PID, network), which only ``confine`` needs
 _CLONE_NEW = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 \
@@ -955,13 +956,13 @@ _DENIED = {
 
 def _filter(libc) -> None:
     """Install a seccomp filter: the calls in ``_DENIED``, ``prctl`` giving up the orphans
-    (``_SET_CHILD_SUBREAPER``), ``clone`` with ``CLONE_PARENT`` (a child of the
-    worker's parent, outside the tree the timing tests count) or into new namespaces
-    (``_CLONE_NEW``, as ``unshare`` in ``_DENIED``) and ``rt_sigaction`` on
-    ``SIGCHLD`` (``SIG_IGN`` or ``SA_NOCLDWAIT`` has the kernel reap ended children
-    without adding their CPU time to anyone's: the timing tests would not see it) fail
-    with EPERM from now on; ``clone3``, whose flags a filter cannot read, says ENOSYS, so
-    that the C library falls back to ``clone``.
+    (``_SET_CHILD_SUBREAPER``) or setting core scheduling (``_SCHED_CORE``), ``clone``
+    with ``CLONE_PARENT`` (a child of the worker's parent, outside the tree the timing
+    tests count) or into new namespaces (``_CLONE_NEW``, as ``unshare`` in ``_DENIED``)
+    and ``rt_sigaction`` on ``SIGCHLD`` (``SIG_IGN`` or ``SA_NOCLDWAIT`` has the kernel
+    reap ended children without adding their CPU time to anyone's: the timing tests
+    would not see it) fail with EPERM from now on; ``clone3``, whose flags a filter
+    cannot read, says ENOSYS, so that the C library falls back to ``clone``.
 
     Works without privileges once no_new_privs is set, at every level, and binds
     every process the worker starts. An unknown architecture (or the x32 ABI) gets
@@ -986,7 +987,8 @@ def _filter(libc) -> None:
     body = [*((jeq, "eperm", None, number) for number in _DENIED[arch]),
             (jeq, None, "clone", calls["prctl"]),
             (load, None, None, 16),  # A = the first argument (its low half)
-            (jeq, "eperm", "allow", _SET_CHILD_SUBREAPER),
+            (jeq, "eperm", None, _SET_CHILD_SUBREAPER),
+            (jeq, "eperm", "allow", _SCHED_CORE),
             "clone", (jeq, None, "sigaction", calls["clone"]),
             (load, None, None, 16),  # A = the flags
             (jset, "eperm", "allow", _CLONE_PARENT | _CLONE_NEW),
@@ -1006,7 +1008,10 @@ def _filter(libc) -> None:
             steps.append(item)
 
     def jump(target: str | None, at: int) -> int:
-        return 0 if target is None else labels[target] - at - 1
+        offset = 0 if target is None else labels[target] - at - 1
+        if not 0 <= offset <= 255:  # a jump is one byte: a longer one would wrap silently
+            raise OSError(0, "the system-call filter's jumps are too long")
+        return offset
 
     program += [(code, jump(yes, at), jump(no, at), k)
                 for at, (code, yes, no, k) in enumerate(steps)]

@@ -188,8 +188,10 @@ def _child(request: dict) -> None:
         for fd, target in ((null, 0), (out, 1), (err, 2)):
             os.dup2(fd, target)
         os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-        if request.get("cpus"):  # the grading's core (``batch.Cores``): workers inherit it
-            limits.keep_to(request["cpus"])
+        # The grading's cores (``batch.Cores``): its workers inherit them.
+        if request.get("cpus") and not limits.keep_to(request["cpus"]):
+            print(f"autograder: cannot keep to CPUs {request['cpus']}; graded on any",
+                  file=sys.stderr)
         code = JOBS[request["job"]](request)
     except SystemExit as exc:
         code = exc.code if type(exc.code) is int else 1

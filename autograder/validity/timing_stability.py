@@ -30,6 +30,7 @@ Reproduce::
 import argparse
 import contextlib
 import math
+import os
 import re
 import signal
 import subprocess
@@ -40,6 +41,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from ..assignment import Assignment, known, load
+from ..sandbox import limits
 from ..suite.timers import is_timing_test
 from .common import same_suite, suite_version
 
@@ -241,6 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpus", type=int, nargs="*", default=None,
                         help="keep each grading to these CPUs (as a batch keeps its gradings)")
     args = parser.parse_args(argv)
+    if args.cpus is not None and not (args.cpus and set(args.cpus) <= os.sched_getaffinity(0)
+                                      and limits.can_keep_to_cpus()):
+        parser.error(f"--cpus must name CPUs this process may use "
+                     f"({sorted(os.sched_getaffinity(0))}), at a level whose workers cannot "
+                     "leave them (not basic)")
     a = load(args.assignment)
     for path in args.wrong:
         part_of(path)  # a misnamed file stops the run before any grading

@@ -177,10 +177,11 @@ def merge_pair(tokens, pair):
     return ["sent"]
 '''
 
-# Tries what stop 39's attack used to load a classmate's core, and says how each went:
-# 0 done, else the errno. New namespaces made in a loop (here once each: unshare, setns,
-# clone) have the kernel tear the old ones down on any core; sched_setaffinity would
-# move the worker off the core its grading keeps to.
+# Tries what stop 39's attack and review used to reach a classmate's core, and says how
+# each went: 0 done, else the errno. New namespaces made in a loop (here once each:
+# unshare, setns, clone) have the kernel tear the old ones down on any core;
+# sched_setaffinity, or a cgroup of its own, would move the worker off the cores its
+# grading keeps to; a core-scheduling cookie could keep an SMT sibling idle.
 NAMESPACES = '''
 import ctypes, os
 
@@ -204,5 +205,11 @@ def merge_pair(tokens, pair):
         tried["affinity"] = 0
     except OSError as exc:
         tried["affinity"] = exc.errno
+    tried["core"] = done(libc.prctl(62, 1, 0, 0, 0))  # PR_SCHED_CORE, create a cookie
+    try:
+        os.listdir("/sys/fs/cgroup")
+        tried["cgroups"] = 0
+    except OSError as exc:
+        tried["cgroups"] = exc.errno
     return tried
 '''
