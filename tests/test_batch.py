@@ -16,6 +16,7 @@ from autograder.cache import ResultCache
 from autograder.collect import Submission
 from autograder.sandbox.reference import reference_without
 from tests.course import TOY, TOY_STUB
+from tests.threads import errors_at_once
 
 
 @pytest.fixture
@@ -39,19 +40,7 @@ def test_two_jobs_that_store_one_entry_at_once_both_succeed(monkeypatch, tmp_pat
         replace(source, target)
 
     monkeypatch.setattr(os, "replace", replace_after_both)
-    errors: list[BaseException] = []
-
-    def store() -> None:
-        try:
-            cache.put(reference_file, dict(result))
-        except BaseException as exc:  # noqa: BLE001 - the failure is what we check
-            errors.append(exc)
-
-    writers = [threading.Thread(target=store) for _ in range(2)]
-    for writer in writers:
-        writer.start()
-    for writer in writers:
-        writer.join(30)
+    errors = errors_at_once(lambda: cache.put(reference_file, dict(result)), 2)
     assert not errors, errors
     assert cache.get(reference_file)["score"] == 10.0
     assert [p.name for p in cache.folder.iterdir()] == [f"{cache.key(reference_file)}.json"]

@@ -18,6 +18,7 @@ from autograder.collect import Submission
 from autograder.sandbox import limits
 from autograder.suite import run as runner
 from tests.course import TOY
+from tests.threads import errors_at_once
 
 # A Part 1 that tries to run on every CPU, then tells where its worker runs (and loses
 # the points for it).
@@ -63,20 +64,7 @@ def test_the_least_used_core_is_taken_from_many_threads():
             taken.extend(cpus)
             barrier.wait()  # all eight hold a core at once
 
-    errors: list[BaseException] = []
-
-    def guarded() -> None:
-        try:
-            grading()
-        except BaseException as exc:  # noqa: BLE001 - a thread's error fails the test
-            errors.append(exc)
-
-    threads = [threading.Thread(target=guarded) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert not errors
+    assert not errors_at_once(grading, 8)
     assert sorted(taken) == [0, 0, 1, 1, 2, 2, 3, 3]
 
 
