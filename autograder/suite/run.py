@@ -10,7 +10,7 @@ CONTRACT (owned by the suite; the CLI and the repository's tests call only this)
   (``autograder.assignment.load``), whose folder holds the hidden tests.
 - ``show_hidden_inputs``: messages of hidden tests keep their inputs (off: "…"; see plugin.py).
 - ``cpus``: the CPUs the grading's processes (extraction, scoring, workers) may run on;
-  None: any (the batch gives each grading its own core: ``batch.Cores``).
+  None: any (a batch gives each grading cores of its own: ``batch.Cores``).
 - Runs pytest on the assignment's folder in a *separate* process (the scoring
   process), which itself starts one sandboxed worker per part.
 - Never raises for a bad submission: an unreadable file, a crash or a timeout of

@@ -24,10 +24,11 @@ side, ``serve`` the zygote's):
   ``cpu``) or ``"extract"`` (``autograder.extract`` of ``path``, under its own limits);
   every job has ``cwd``, ``env``, ``stderr`` and optionally ``stdout`` and ``cpus`` (the
   CPUs it and every process it starts may run on);
-- the zygote forks. The child starts a session of its own, keeps to ``cpus``, moves to
-  ``cwd``, adds ``env``, reads nothing (stdin is ``/dev/null``), writes stdout to
-  ``stdout`` (or nowhere) and stderr to ``stderr``, closes every other descriptor, sets
-  its limits, runs the job (``pytest.main(args)``) and exits with its code;
+- the zygote forks. The child starts a session of its own, moves to ``cwd``, adds
+  ``env``, reads nothing (stdin is ``/dev/null``), writes stdout to ``stdout`` (or
+  nowhere) and stderr to ``stderr``, closes every other descriptor, keeps to ``cpus``
+  (``limits.keep_to``; a refusal is said on its stderr), sets its limits, runs the job
+  (``pytest.main(args)``) and exits with its code;
 - the zygote writes ``"<pid>\\n"`` into the run's pipe; once it has reaped the child, it
   kills whatever is left in the child's process group and writes ``"<exit code>\\n"``
   (negative: the signal that ended it), then closes the pipe;
