@@ -12,7 +12,9 @@ Nothing a submission does can stop the batch: a missing file, a failure to
 grade or even a bug in the grader gives that student a result with
 ``status="error"`` and the reason; a student who submitted nothing for the assignment
 gets ``status="missing"``. A cache that cannot be written costs a rerun, not the
-grade. Every result leaves this module made safe for the reports
+grade. A grading the machine failed (``environment: ...``: a worker that could not
+start) is graded once more after the rest of the batch, its hostile classmates done
+(``_machine_failed``). Every result leaves this module made safe for the reports
 (``safe.safe_result``).
 
 Every result names the sandbox level its code ran at (``isolation``). At the
@@ -239,17 +241,49 @@ def grade_all(
         if on_done is not None:
             on_done(results[-1], len(results), len(subs))
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        pending = {pool.submit(graded, first): group for first, group in groups.items()}
+    failed: dict[int, str] = {}  # index -> the error of a grading the machine failed
+
+    def drain(pending: dict, pool: ThreadPoolExecutor) -> None:
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=lambda f: pending[f][0]):
                 first, *twins = pending.pop(future)
                 result = future.result()
-                report(first, result)
+                if first in failed:  # its second grading: reported as it is, with a note
+                    report(first, _graded_again(result, failed[first]))
+                elif _machine_failed(result):
+                    failed[first] = result["error"]  # graded again once the rest are done
+                else:
+                    report(first, result)
                 for twin in twins:
                     if _shareable(result, subs[twin]):
                         report(twin, result)
                     else:  # graded on its own
                         pending[pool.submit(graded, twin)] = [twin]
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        drain({pool.submit(graded, first): group for first, group in groups.items()}, pool)
+        drain({pool.submit(graded, index): [index] for index in failed}, pool)
     return sorted(results, key=lambda r: r["student_id"])
+
+
+def _machine_failed(result: SubmissionResult | None) -> bool:
+    """Did the machine, not the submission, fail this grading? The suite says so with an
+    error that starts ``environment:`` (a worker that could not start, the zygote lost).
+    A classmate's submission graded at the same time may have held what it needed: a
+    stop-39 attack filled the system's table of open files with mappings, and workers of
+    other students failed to start. Graded again once the rest of the batch is done, its
+    hostile classmates with it, a grade does not depend on who was graded beside it."""
+    return (result is not None and result["status"] == "error"
+            and str(result.get("error", "")).startswith("environment:"))
+
+
+def _graded_again(result: SubmissionResult | None,
+                  first_error: str) -> SubmissionResult | None:
+    """``result`` of a second grading, saying why there was one (once is all: a machine
+    that fails it again is reported as failing)."""
+    if result is not None:
+        result = copy.deepcopy(result)
+        result.setdefault("warnings", []).append(
+            f"graded again after the rest of the batch: its first grading failed ({first_error})")
+    return result

@@ -110,3 +110,39 @@ def test_a_file_that_changed_after_it_was_grouped_does_not_grade_its_twin(tmp_pa
     reference_file.write_text(TOY_STUB, encoding="utf-8")  # ann's file, rewritten meanwhile
     results = {r["student_id"]: r for r in batch.grade_all(subs, TOY, jobs=1, groups=groups)}
     assert results["ann"]["score"] == 0 and results["bo"]["score"] == 10
+
+
+def test_a_grading_the_machine_failed_is_graded_again_once_the_others_are_done(
+        monkeypatch, tmp_path, reference_file):
+    # A classmate's submission filled the system's file table and ann's worker could not
+    # start (stop 39's attack): ann is graded again after the rest, and told why. cy's
+    # second grading fails too: reported as it is. dee's crash is her own: graded once.
+    for name in ("bo", "cy", "dee"):
+        (tmp_path / f"{name}.py").write_bytes(reference_file.read_bytes() + f"# {name}\n".encode())
+    subs = [Submission(name, tmp_path / f"{name}.py", f"{name}.py")
+            for name in ("ann", "bo", "cy", "dee")]
+    from autograder.suite import run
+
+    graded: list[str] = []
+    grade_file = run.grade_file
+    failing = {"ann": "environment: the sandboxed worker did not start", "dee": "crash: boom"}
+
+    def flaky(path, student_id, **options):
+        graded.append(student_id)
+        result = grade_file(path, student_id, **options)
+        if student_id == "cy" or graded.count(student_id) == 1 and student_id in failing:
+            error = failing.get(student_id, "environment: the zygote is gone")
+            result = dict(result, status="error", error=error, score=0.0)
+        return result
+
+    monkeypatch.setattr(run, "grade_file", flaky)
+    results = {r["student_id"]: r for r in batch.grade_all(subs, TOY, jobs=2)}
+    assert sorted(graded[:4]) == ["ann", "bo", "cy", "dee"]
+    assert sorted(graded[4:]) == ["ann", "cy"]  # after every first grading
+    assert results["ann"]["status"] == "graded" and results["ann"]["score"] == 10
+    assert any("graded again after the rest of the batch" in w and "did not start" in w
+               for w in results["ann"]["warnings"])
+    assert results["cy"]["status"] == "error" and "zygote" in results["cy"]["error"]
+    assert any("graded again" in w for w in results["cy"]["warnings"])
+    assert results["dee"]["error"] == "crash: boom"
+    assert results["bo"]["score"] == 10 and not any("again" in w for w in results["bo"]["warnings"])
