@@ -13,9 +13,8 @@ grade or even a bug in the grader gives that student a result with
 ``status="error"`` and the reason; a student who submitted nothing for the assignment
 gets ``status="missing"``. A cache that cannot be written costs a rerun, not the
 grade. A grading the machine failed (``environment: ...``: a worker that could not
-start) is graded once more after the rest of the batch, its hostile classmates done
-(``_machine_failed``). Every result leaves this module made safe for the reports
-(``safe.safe_result``).
+start) is graded once more, alone, after the rest of the batch (``_machine_failed``).
+Every result leaves this module made safe for the reports (``safe.safe_result``).
 
 Every result names the sandbox level its code ran at (``isolation``). At the
 basic level student code runs as the grader's own user, so nothing but time keeps
@@ -263,6 +262,7 @@ def grade_all(
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         drain({pool.submit(graded, first): group for first, group in groups.items()}, pool)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # alone: none beside another again
         drain({pool.submit(graded, index): [index] for index in failed}, pool)
     return sorted(results, key=lambda r: r["student_id"])
 
@@ -272,8 +272,10 @@ def _machine_failed(result: SubmissionResult | None) -> bool:
     error that starts ``environment:`` (a worker that could not start, the zygote lost).
     A classmate's submission graded at the same time may have held what it needed: a
     stop-39 attack filled the system's table of open files with mappings, and workers of
-    other students failed to start. Graded again once the rest of the batch is done, its
-    hostile classmates with it, a grade does not depend on who was graded beside it."""
+    other students failed to start. Graded again, one at a time, once the rest of the
+    batch is done, a grade does not depend on who was graded beside it. (Two hostile
+    submissions that failed each other are graded again too, each alone: they cost their
+    own time twice, no one else's grade.)"""
     return (result is not None and result["status"] == "error"
             and str(result.get("error", "")).startswith("environment:"))
 
@@ -284,6 +286,6 @@ def _graded_again(result: SubmissionResult | None,
     that fails it again is reported as failing)."""
     if result is not None:
         result = copy.deepcopy(result)
-        result.setdefault("warnings", []).append(
-            f"graded again after the rest of the batch: its first grading failed ({first_error})")
+        note = f"graded again after the rest of the batch: its first grading failed ({first_error})"
+        result.setdefault("warnings", []).insert(0, note)  # first: reports keep the first few
     return result
