@@ -13,7 +13,7 @@ grade or even a bug in the grader gives that student a result with
 ``status="error"`` and the reason; a student who submitted nothing for the assignment
 gets ``status="missing"``. A cache that cannot be written costs a rerun, not the
 grade. A grading the machine failed (``environment: ...``: a worker that could not
-start) is graded once more, alone, after the rest of the batch (``_machine_failed``).
+start) is graded once more, alone, after the rest of the batch (``results.machine_failed``).
 Every result leaves this module made safe for the reports (``safe.safe_result``).
 
 Every result names the sandbox level its code ran at (``isolation``). At the
@@ -36,7 +36,7 @@ from .assignment import Assignment
 from .cache import ResultCache
 from .collect import Submission
 from .provenance import file_sha256, stamp
-from .results import SubmissionResult, new_result
+from .results import SubmissionResult, machine_failed, new_result
 from .safe import safe_result
 from .sandbox import cleanup, limits
 
@@ -240,7 +240,13 @@ def grade_all(
         if on_done is not None:
             on_done(results[-1], len(results), len(subs))
 
-    failed: dict[int, str] = {}  # index -> the error of a grading the machine failed
+    # A grading the machine failed (``machine_failed``) may have lacked what a classmate
+    # graded at the same time held: a stop-39 attack filled the system's table of open
+    # files with mappings, and other students' workers failed to start. Graded again, one
+    # at a time, once the rest of the batch is done, a grade does not depend on who was
+    # graded beside it. (Two hostile submissions that failed each other are graded again
+    # too, each alone: they cost their own time twice, no one else's grade.)
+    failed: dict[int, str] = {}  # index -> the error of its first grading
 
     def drain(pending: dict, pool: ThreadPoolExecutor) -> None:
         while pending:
@@ -250,7 +256,7 @@ def grade_all(
                 result = future.result()
                 if first in failed:  # its second grading: reported as it is, with a note
                     report(first, _graded_again(result, failed[first]))
-                elif _machine_failed(result):
+                elif machine_failed(result):
                     failed[first] = result["error"]  # graded again once the rest are done
                 else:
                     report(first, result)
@@ -265,19 +271,6 @@ def grade_all(
     with ThreadPoolExecutor(max_workers=1) as pool:  # alone: none beside another again
         drain({pool.submit(graded, index): [index] for index in failed}, pool)
     return sorted(results, key=lambda r: r["student_id"])
-
-
-def _machine_failed(result: SubmissionResult | None) -> bool:
-    """Did the machine, not the submission, fail this grading? The suite says so with an
-    error that starts ``environment:`` (a worker that could not start, the zygote lost).
-    A classmate's submission graded at the same time may have held what it needed: a
-    stop-39 attack filled the system's table of open files with mappings, and workers of
-    other students failed to start. Graded again, one at a time, once the rest of the
-    batch is done, a grade does not depend on who was graded beside it. (Two hostile
-    submissions that failed each other are graded again too, each alone: they cost their
-    own time twice, no one else's grade.)"""
-    return (result is not None and result["status"] == "error"
-            and str(result.get("error", "")).startswith("environment:"))
 
 
 def _graded_again(result: SubmissionResult | None,

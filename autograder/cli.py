@@ -38,7 +38,7 @@ from .collect import UsageError, check_root, detect_assignments, find_submission
 from .regrade import command as regrade
 from .report import console_summary, load_plots_meanwhile, write_reports
 from .report.format import one_line, points
-from .results import VISIBILITIES, SubmissionResult
+from .results import VISIBILITIES, SubmissionResult, machine_failed
 from .sandbox import cleanup, limits, users
 from .similarity.command import register as register_similarity
 
@@ -248,7 +248,7 @@ def grade_batch(args: argparse.Namespace, assignment: Assignment, subs: list, ou
             print(f"Same file handed in by: {names} (one grading unless it failed)")
     for line in regrade.after_reports(previous, out):
         print(line)
-    broken = sum(str(r["error"]).startswith("environment:") for r in results)
+    broken = sum(machine_failed(r) for r in results)
     if broken:
         print(f"warning: the sandbox did not start for {broken} submission"
               f"{'s' * (broken != 1)}: this machine's fault, not the students'. Fix it and "

@@ -20,6 +20,18 @@ from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, get_args
 if TYPE_CHECKING:
     from .assignment import Assignment
 
+# How a grading that the machine, not the submission, failed begins its ``error`` (a
+# sandbox that cannot start, the scoring zygote lost): ``machine_failed``.
+MACHINE_FAILED = "environment: "
+
+
+def machine_failed(result: "SubmissionResult | None") -> bool:
+    """Did the machine fail this grading, not the submission? (Not cached; the CLI warns;
+    a batch grades it once more after the others.)"""
+    return (result is not None and result["status"] == "error"
+            and str(result.get("error", "")).startswith(MACHINE_FAILED))
+
+
 Visibility = Literal["after_published", "hidden", "visible", "after_due_date"]
 # Gradescope's visibilities of a test, the engine's one list of them (the CLI's choices
 # in this order: the default first).

@@ -61,7 +61,13 @@ from pathlib import Path
 
 from autograder.assignment import Assignment
 from autograder.extract import EXTRACT_OUTPUT, SubmissionError, extract_limited, to_json
-from autograder.results import VISIBILITIES, SubmissionResult, TestResult, new_result
+from autograder.results import (
+    MACHINE_FAILED,
+    VISIBILITIES,
+    SubmissionResult,
+    TestResult,
+    new_result,
+)
 from autograder.safe import safe_result
 from autograder.sandbox import limits, users
 from autograder.suite import zygote
@@ -287,7 +293,7 @@ def grade_file(
         except SubmissionError as exc:
             return finish(status="error", error=f"unreadable submission: {exc}")
         except zygote.ZygoteLost as exc:
-            return finish(status="error", error=f"environment: {exc}")
+            return finish(status="error", error=f"{MACHINE_FAILED}{exc}")
         warnings = list(code.warnings)
         if not code.defined() & set(assignment.part_of):
             return finish(status="error", warnings=warnings,
@@ -303,7 +309,7 @@ def grade_file(
         if exit_code == LOST:
             detail = stderr.strip().splitlines()[-1][:500] if stderr.strip() else "lost"
             print(f"autograder: grading {source}: {detail}", file=sys.stderr)
-            return finish(status="error", error=f"environment: {detail}", warnings=warnings)
+            return finish(status="error", error=f"{MACHINE_FAILED}{detail}", warnings=warnings)
         if exit_code is None:
             return finish(status="error", error=f"timeout: grading took over {timeout:g} s",
                           warnings=warnings)
@@ -311,7 +317,7 @@ def grade_file(
         if exit_code == ENVIRONMENT_EXIT or detail:
             detail = detail or "the sandboxed worker did not start"
             print(f"autograder: grading {source}: {detail}", file=sys.stderr)
-            return finish(status="error", error=f"environment: {detail}", warnings=warnings)
+            return finish(status="error", error=f"{MACHINE_FAILED}{detail}", warnings=warnings)
         try:
             if exit_code == NO_TESTS:
                 raise ValueError(f"{assignment.name} has no hidden tests in {assignment.folder}")
