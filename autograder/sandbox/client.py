@@ -37,7 +37,7 @@ from pathlib import Path
 from ..assignment import Assignment
 from ..extract import StudentCode
 from ..extract.rules import parse
-from . import cleanup, limits, standin
+from . import arrays, cleanup, limits, standin
 from .deadline import Deadline, Patience
 
 
@@ -125,6 +125,11 @@ def _decode(value: object, budget: list[int] | None = None, depth: int = 0) -> o
                     for k, v in inner}
         if tag == "__remote__" and type(inner) is int and type(value.get("type")) is str:
             return Remote(inner, value["type"])
+        if tag == arrays.TAG and len(value) == 1:
+            try:
+                return arrays.from_wire(inner)
+            except ValueError as exc:
+                raise WorkerFailure("protocol", str(exc)) from None
     raise WorkerFailure("protocol", f"unexpected value of type {type(value).__name__}")
 
 
@@ -150,6 +155,8 @@ def _encode(value: object) -> object:
         return {"__set__": [_encode(v) for v in value]}
     if isinstance(value, dict):
         return {"__dict__": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if arrays.is_array(value):
+        return arrays.to_wire(value)
     return value
 
 

@@ -43,6 +43,7 @@ from collections import Counter
 from functools import cache
 
 from ..assignment import Assignment
+from . import arrays
 from .reference import reference_without
 
 MAX_DEPTH = 100
@@ -229,6 +230,14 @@ class ReferenceServer:
                 return made if tag == "__dict__" else Counter(made)
             if tag == "__object__" and type(inner) is str and inner in self.classes:
                 return self._rebuild(self.classes[inner], value.get("state"))[0]
+            if tag == arrays.TAG and len(value) == 1:
+                try:
+                    made = arrays.from_wire(inner)
+                except ValueError as exc:
+                    raise RefError(str(exc)) from None
+                if isinstance(made, arrays.ObjectArray):
+                    raise RefError("an array of Python objects (dtype=object) cannot be passed")
+                return made
         raise RefError("only plain data and the reference's own objects can be passed")
 
     @staticmethod
@@ -261,6 +270,10 @@ class ReferenceServer:
             tag = "__dict__" if type(value) is dict else "__counter__"
             return {tag: [[self._encode(k, depth + 1), self._encode(v, depth + 1)]
                           for k, v in value.items()]}
+        if arrays.is_array(value):
+            return arrays.to_wire(value)
+        if arrays.is_scalar(value):  # a numpy number: the Python number it holds
+            return self._encode(value.item(), depth + 1)
         cls = type(value)
         if self.classes.get(cls.__name__) is cls:
             return {"__object__": cls.__name__, "state": self._encode(public_state(value))}
