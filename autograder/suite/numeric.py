@@ -1,0 +1,175 @@
+"""Checks of numeric replies: arrays of the right shape, floats within a declared tolerance.
+
+A reply meant to be an array may come back as a numpy array (it crossed the pipe as
+data: ``sandbox/arrays.py``) or as nested lists: ``numpy.asarray`` decides, as the
+contracts promise. A reply is judged in this order, and the first problem is the message:
+
+1. an array of Python objects (numpy makes one from ragged rows) or something numpy cannot
+   read as numbers;
+2. the shape, before any value ("the expected shape transposed", "one axis too many");
+3. the dtype's kind (a float array where floats are asked for: ``bool`` and complex fail);
+4. the values: every entry within ``Tolerance`` of the expected one. The message names
+   the first entry off and how far off it is, against the allowed error, and says when
+   the whole reply is the expected array transposed.
+
+The tolerance belongs to the test: each hidden test that compares floats declares a
+``Tolerance`` and writes beside it the measurement it comes from (the disagreement of two
+correct formulations at the largest inputs tested). Nothing here picks one.
+
+Messages follow the policy of ``evidence.py``: a shape or an entry's index that a hidden
+input decides is evidence, shown in a visible test and described in a hidden one; how far
+off an entry is, is said as a power of ten of the allowed error, never as a number.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from autograder.sandbox import Remote
+from autograder.sandbox.arrays import ObjectArray
+
+from .checks import Said, check, said, show
+from .evidence import evidence, type_label
+
+KINDS = {"float": "f", "int": "iu"}
+KIND_WORDS = {"f": "floats", "iu": "integers"}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """``|got - expected| <= absolute + relative * |expected|`` for every entry.
+
+    ``absolute`` may be an array that broadcasts against the expected value: a bound per
+    entry, for errors that grow along an axis (a float32 angle's error grows with the
+    position it encodes). ``measured`` says where the numbers come from.
+    """
+
+    absolute: "float | np.ndarray" = 0.0
+    relative: float = 0.0
+    measured: str = ""
+
+    def bound(self, expected: np.ndarray) -> np.ndarray:
+        return np.asarray(self.absolute, dtype=np.float64) + self.relative * np.abs(expected)
+
+
+EXACT = Tolerance(measured="integers: compared exactly")
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return str(tuple(int(n) for n in shape)).replace(",)", ")")
+
+
+def shape_evidence(shape: tuple[int, ...]) -> str:
+    """A shape for a message: shown when the test is visible, its number of axes when hidden."""
+    return evidence(_shape_text(shape), f"a {len(shape)}-d shape")
+
+
+def _shape_relation(got: tuple[int, ...], expected: tuple[int, ...]) -> str:
+    """How two shapes differ, in words that give away no size."""
+    if len(got) != len(expected):
+        more = len(got) - len(expected)
+        return (f"{abs(more)} {'axis' if abs(more) == 1 else 'axes'} "
+                f"{'too many' if more > 0 else 'too few'}")
+    if sorted(got) == sorted(expected) and len(got) >= 2 and got[::-1] == expected:
+        return "the expected shape transposed"
+    if sorted(got) == sorted(expected):
+        return "the expected sizes in another order of axes"
+    wrong = [i for i, (a, b) in enumerate(zip(got, expected)) if a != b]
+    return "wrong size on axis " + ", ".join(map(str, wrong))
+
+
+def as_array(value: object, what: Said, shape: tuple[int, ...], kind: str = "float"
+             ) -> np.ndarray:
+    """``value`` as an array of ``shape`` holding ``kind`` ("float" or "int"), or a failed
+    check that says what is wrong with it first."""
+    if isinstance(value, ObjectArray):
+        raise AssertionError(
+            f"{said(what)} should return an array of {KIND_WORDS[KINDS[kind]]}, got an array "
+            "of Python objects (dtype=object): numpy makes one when rows have different "
+            "lengths or hold None; build it from numbers of one shape")
+    if isinstance(value, Remote):
+        raise AssertionError(f"{said(what)} should return an array, "
+                             f"got a {type_label(value.type_name)} object")
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        array = None
+    if array is None or array.dtype.kind not in "biufc":
+        raise AssertionError(f"{said(what)} should return an array of "
+                             f"{KIND_WORDS[KINDS[kind]]}, got {show(value)}")
+    if array.shape != tuple(shape):
+        raise AssertionError(
+            f"{said(what)} returned shape {shape_evidence(array.shape)}, expected "
+            f"{shape_evidence(tuple(shape))}: {_shape_relation(array.shape, tuple(shape))}")
+    check(array.dtype.kind in KINDS[kind] or (kind == "float" and array.size == 0),
+          lambda: f"{said(what)} should return an array of {KIND_WORDS[KINDS[kind]]}, "
+                  f"got dtype {array.dtype}")
+    return array
+
+
+def off_entries(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> np.ndarray:
+    """A boolean array: the entries of ``got`` that are not within ``tolerance``
+    (a NaN or an infinity is off unless the expected entry is the same)."""
+    expected = np.asarray(expected)
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(got.astype(np.float64) - expected.astype(np.float64))
+        same = (got == expected) | (np.isnan(got) & np.isnan(expected))
+        return ~(same | (diff <= tolerance.bound(expected)))
+
+
+def agrees(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> bool:
+    """True when ``got`` has ``expected``'s shape and every entry is within tolerance."""
+    got = np.asarray(got)
+    return got.shape == np.shape(expected) and not off_entries(got, expected, tolerance).any()
+
+
+def _how_far(diff: float, allowed: float) -> str:
+    """``diff`` against ``allowed``, as a power of ten (never the number itself)."""
+    if not math.isfinite(diff):
+        return "not a finite number where a finite one is expected"
+    if allowed <= 0:
+        return "off (an exact value is expected)"
+    power = max(0, round(math.log10(diff / allowed)))
+    if power > 12:
+        return "off by over 10^12 times the allowed error"
+    return f"off by about {10 ** power:,} times the allowed error"
+
+
+def expect_close(value: object, expected: np.ndarray, what: Said, tolerance: Tolerance,
+                 kind: str = "float") -> np.ndarray:
+    """``value`` as an array equal to ``expected`` within ``tolerance``, or a failed check
+    naming the first entry off, how far, and a transposed reply as such."""
+    expected = np.asarray(expected)
+    if _transposed(value, expected, tolerance):
+        raise AssertionError(f"{said(what)} returned shape {shape_evidence(expected.shape[::-1])}"
+                             f", expected {shape_evidence(expected.shape)}: the reply is the "
+                             "expected array transposed")
+    got = as_array(value, what, expected.shape, kind)
+    off = off_entries(got, expected, tolerance)
+    if not off.any():
+        return got
+    first = tuple(int(i) for i in np.argwhere(off)[0])
+    bound = np.broadcast_to(tolerance.bound(expected), expected.shape)[first]
+    diff = abs(float(got[first]) - float(expected[first]))
+    share = "every entry" if off.all() else "some entries"
+    square = got.ndim >= 2 and agrees(got.T, expected, tolerance)
+    note = "; the reply is the expected array transposed" if square else ""
+    index = evidence(list(first), "an entry")
+    values = evidence(f" ({float(got[first]):.6g}, expected {float(expected[first]):.6g}, "
+                      f"allowed error {float(bound):.2g})", "")
+    raise AssertionError(f"{said(what)} is wrong in {share}: the first, at index {index}, is "
+                         f"{_how_far(diff, float(bound))}{values}{note}")
+
+
+def _transposed(value: object, expected: np.ndarray, tolerance: Tolerance) -> bool:
+    """True when ``value`` is an array of numbers whose transpose is ``expected``."""
+    if not isinstance(value, (np.ndarray, list)):
+        return False
+    try:
+        value = np.asarray(value)
+    except (ValueError, TypeError):
+        return False
+    if value.ndim < 2 or value.dtype.kind not in "biuf" or value.shape == expected.shape:
+        return False
+    return value.shape[::-1] == expected.shape and agrees(value.T, expected, tolerance)

@@ -1,0 +1,77 @@
+"""The check kit's numeric checks (``autograder/suite/numeric.py``): shape before values, the
+dtype's kind, a tolerance the test declares, and messages that keep hidden values hidden."""
+
+import numpy as np
+import pytest
+
+from autograder.sandbox.arrays import ObjectArray
+from autograder.suite.evidence import render
+from autograder.suite.numeric import Tolerance, agrees, as_array, expect_close
+
+TIGHT = Tolerance(absolute=1e-6)
+EXPECTED = np.arange(12, dtype=np.float64).reshape(3, 4) / 7
+
+
+def failure(value, expected=EXPECTED, tolerance=TIGHT, kind="float") -> tuple[str, str]:
+    """The message of a failed ``expect_close``: as a visible test shows it, and hidden."""
+    with pytest.raises(AssertionError) as caught:
+        expect_close(value, expected, "f(x)", tolerance, kind)
+    text = str(caught.value)
+    return render(text, True, 2000), render(text, False, 2000)
+
+
+def test_a_list_and_an_array_of_another_float_dtype_are_accepted():
+    assert expect_close(EXPECTED.tolist(), EXPECTED, "f(x)", TIGHT).dtype == np.float64
+    loose = Tolerance(absolute=1e-6, relative=1e-6)
+    assert expect_close(EXPECTED.astype(np.float32), EXPECTED, "f(x)", loose).shape == (3, 4)
+
+
+def test_the_shape_is_reported_first_and_a_transpose_as_a_transpose():
+    shown, hidden = failure(EXPECTED.T.copy())
+    assert "shape (4, 3), expected (3, 4)" in shown and "transposed" in shown
+    assert "(4, 3)" not in hidden and "transposed" in hidden and "a 2-d shape" in hidden
+    shown, _ = failure(EXPECTED[None])
+    assert "1 axis too many" in shown
+    shown, _ = failure(EXPECTED[:, :3] + 1)
+    assert "wrong size on axis 1" in shown
+
+
+def test_a_square_reply_transposed_says_so():
+    square = np.arange(9.0).reshape(3, 3)
+    shown, _ = failure(square.T.copy(), square)
+    assert "transposed" in shown and "index [0, 1]" in shown
+
+
+def test_the_first_entry_off_and_how_far_without_numbers_when_hidden():
+    got = EXPECTED.copy()
+    got[1, 2] += 0.5
+    got[2, 0] += 0.001
+    shown, hidden = failure(got)
+    assert "some entries" in shown and "index [1, 2]" in shown
+    assert "about 1,000,000 times the allowed error" in shown and "expected 0.857143" in shown
+    assert "[1, 2]" not in hidden and "0.857" not in hidden and "an entry" in hidden
+    assert "about 1,000,000 times" in hidden  # a power of ten of the allowed error only
+
+
+def test_a_bound_per_entry_grows_along_an_axis():
+    positions = np.arange(4096)[:, None]
+    angles = positions * np.array([1.0, 0.1, 0.01])
+    float32 = np.sin(angles.astype(np.float32))
+    growing = Tolerance(absolute=1e-6 + 1e-6 * positions)
+    assert agrees(float32, np.sin(angles), growing)
+    assert not agrees(float32, np.sin(angles), Tolerance(absolute=1e-6))
+    assert not agrees(np.sin(angles * 1.001), np.sin(angles), growing)
+
+
+def test_nan_infinity_objects_and_kinds():
+    nan = EXPECTED.copy()
+    nan[0, 0] = np.nan
+    assert "not a finite number" in failure(nan)[0]
+    assert "dtype=object" in failure(ObjectArray((3, 4)))[0]
+    assert "dtype bool" in failure(EXPECTED > 1)[0]
+    assert "array of floats" in failure("text")[0]
+    assert "array of floats" in failure([[1.0, 2.0], [3.0]])[0]
+    assert as_array([[1, 2]], "f", (1, 2), kind="int").dtype.kind == "i"
+    assert "array of integers" in failure(EXPECTED, EXPECTED, kind="int")[0]
+    inf = np.full((2,), np.inf)
+    assert agrees(inf, inf, TIGHT) and not agrees(inf, -inf, TIGHT)
