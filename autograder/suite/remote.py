@@ -312,6 +312,22 @@ def growth_or_plain(student, runs: Callable[[bool], tuple[Callable[[int], Run],
         raise AssertionError(cannot_time(exc, charged_by)) from None
 
 
+def growth_in_memory(student, batch: Callable[[int], Run], single: Callable[[int], Run],
+                     too_big: str, charged_by: str, **options) -> tuple[float, float, float]:
+    """``growth``, where running out of memory is an answer: code whose memory grows with
+    the size that should not matter (a one-hot matrix of the vocabulary, a ``(T, T)``
+    array) fails with ``too_big``, which says in words what was too big, instead of a
+    bare ``MemoryError``; any other exception is ``cannot_time``'s (``charged_by`` charges
+    it)."""
+    try:
+        return growth(student, batch, single, **options)
+    except StudentError as exc:
+        if exc.is_a("MemoryError"):
+            raise AssertionError(f"your code ran out of memory{raised_at(exc)} {too_big}"
+                                 ) from None
+        raise AssertionError(cannot_time(exc, charged_by)) from None
+
+
 def fetch_ids(student, kept: Remote) -> object:
     """A kept list of ID lists, read back through its text: ``repr`` of a list of ``int``
     is JSON, and makes the worker spend a tenth of what sending each ID as a value does

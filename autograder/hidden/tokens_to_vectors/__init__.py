@@ -1,0 +1,1 @@
+"""The hidden tests of the tokens-to-vectors assignment."""

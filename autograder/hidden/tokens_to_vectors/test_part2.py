@@ -1,0 +1,141 @@
+"""Part 2: absolute positions (15 points).
+
+The sinusoidal table is judged in the layout the reply follows (the spec's interleaved
+sine/cosine, or tensor2tensor's halves: ``conventions.py``); only the layout test charges
+the halves. Floats are compared within ``inputs.angle_tolerance``, float32 accuracy at the
+positions tested. The shift matrix is graded by the identity ``PE[p + k] = PE[p] @ M_k``
+on hidden ``p`` and ``k`` (negative too), in either layout, not by its entries.
+"""
+
+import numpy as np
+import pytest
+
+import solutions.tokens_to_vectors as ref
+from autograder.suite.checks import Failures, check, expect_raises, show
+from autograder.suite.numeric import Tolerance, as_array, expect_close
+
+from .conventions import HALVES, NAMES, SPEC, follows, sinusoidal
+from .inputs import angle_tolerance, rng
+
+PART = 2
+
+TABLE_CASES = [(3, 4, 10000.0), (64, 16, 10000.0), (50, 10, 100.0), (1, 2, 10000.0),
+               (2048, 128, 10000.0), (300, 6, 500.0)]
+
+
+def table_of(student, n: int, d: int, base: float) -> tuple[np.ndarray, str | None]:
+    """The student's table as an array of the right shape, and the layout it follows."""
+    what = f"sinusoidal_positions({n}, {d}, base={base:g})"
+    got = as_array(student.call("sinusoidal_positions", n, d, base), what, (n, d))
+    tolerance = angle_tolerance(np.arange(n), base)
+    layout = follows(got, {layout: sinusoidal(n, d, base, layout) for layout in (SPEC, HALVES)},
+                     tolerance)
+    return got, layout
+
+
+@pytest.mark.points(4)
+def test_sinusoidal_values(student):
+    """sinusoidal_positions: sin(p w_i), cos(p w_i) with w_i = base^(-2i/d), in either layout"""
+    failures = Failures()
+    for n, d, base in TABLE_CASES:
+        with failures.case():
+            got, layout = table_of(student, n, d, base)
+            expect_close(got, sinusoidal(n, d, base, layout or SPEC),
+                         f"sinusoidal_positions({n}, {d}, base={base:g})",
+                         angle_tolerance(np.arange(n), base))
+    failures.report()
+
+
+@pytest.mark.points(1)
+def test_sinusoidal_layout(student):
+    """sinusoidal_positions puts sines in even columns and cosines in odd ones (the spec's layout)"""
+    got, layout = table_of(student, 64, 16, 10000.0)
+    check(layout == SPEC,
+          lambda: "sinusoidal_positions(64, 16) follows "
+                  + (NAMES[layout] if layout else "neither layout")
+                  + "; the spec asks for PE[p, 2i] = sin(p w_i), PE[p, 2i+1] = cos(p w_i)")
+
+
+@pytest.mark.points(3)
+def test_sinusoidal_properties(student):
+    """sinusoidal_positions: values in [-1, 1], row 0 of zeros and ones, every row of norm sqrt(d/2)"""
+    failures = Failures()
+    for n, d, base in TABLE_CASES:
+        what = f"sinusoidal_positions({n}, {d}, base={base:g})"
+        with failures.case():
+            got = as_array(student.call("sinusoidal_positions", n, d, base), what, (n, d))
+            slack = angle_tolerance(np.arange(n), base).bound(got)
+            check(np.all(np.abs(got) <= 1 + slack), f"{what} has values outside [-1, 1]")
+            zeros_ones = np.sort(got[0])
+            check(np.allclose(zeros_ones, np.repeat([0.0, 1.0], d // 2), atol=1e-6),
+                  f"row 0 of {what} should hold d/2 zeros (sin 0) and d/2 ones (cos 0)")
+            norms = np.linalg.norm(got, axis=1)
+            check(np.allclose(norms, np.sqrt(d / 2), atol=1e-4),
+                  lambda: f"every row of {what} should have norm sqrt(d/2) = "
+                          f"{np.sqrt(d / 2):.4f} (sin^2 + cos^2 = 1 per pair); row "
+                          f"{int(np.argmax(np.abs(norms - np.sqrt(d / 2))))} does not")
+    failures.report()
+
+
+@pytest.mark.points(1)
+def test_sinusoidal_errors(student):
+    """sinusoidal_positions raises ValueError for an odd d_model and for sizes below 1"""
+    failures = Failures()
+    for args in ((10, 7), (0, 8), (-3, 8), (10, 0), (10, -4)):
+        with failures.case():
+            expect_raises("ValueError", f"sinusoidal_positions{args}", student.call,
+                          "sinusoidal_positions", *args)
+    failures.report()
+
+
+SHIFT_CASES = [(1, 4, 10000.0), (5, 16, 10000.0), (-3, 16, 10000.0), (17, 32, 100.0),
+               (-40, 8, 10000.0), (0, 6, 10000.0), (200, 64, 10000.0)]
+
+
+@pytest.mark.points(3)
+def test_shift_moves_every_position(student):
+    """sinusoidal_shift(k) maps row p of the table to row p + k, for every p (negative k too)"""
+    failures = Failures()
+    for k, d, base in SHIFT_CASES:
+        positions = rng(200 + d).integers(max(0, -k), 300, size=12)
+        what = f"sinusoidal_shift({k}, {d}, base={base:g})"
+        with failures.case():
+            shift = as_array(student.call("sinusoidal_shift", k, d, base), what, (d, d))
+            reached = None
+            for layout in (SPEC, HALVES):
+                table = sinusoidal(max(positions) + max(k, 0) + 1, d, base, layout)
+                tolerance = angle_tolerance(positions + abs(k), base, scale=2.0)
+                moved = table[positions] @ shift
+                if np.all(np.abs(moved - table[positions + k]) <= tolerance.bound(moved)):
+                    reached = layout
+                    break
+            check(reached is not None,
+                  f"with M = {what}, PE[p] @ M should be PE[p + {k}] for every position p, "
+                  "in the spec's layout (or with all sines first); it is not")
+    failures.report()
+
+
+@pytest.mark.points(3)
+def test_add_learned_positions(student):
+    """add_learned_positions adds table[:T] to (T, d) and (B, T, d) inputs; longer raises ValueError"""
+    failures = Failures()
+    table = rng(210).normal(size=(16, 8))
+    close = Tolerance(absolute=1e-12, relative=1e-12, measured="one float64 addition")
+    for shape in ((16, 8), (5, 8), (3, 7, 8), (1, 1, 8)):
+        x = rng(211 + len(shape)).normal(size=shape)
+        with failures.case():
+            got = student.call("add_learned_positions", x, table)
+            expect_close(got, ref.add_learned_positions(x, table),
+                         f"add_learned_positions(vectors of shape {shape}, a table of shape "
+                         "(16, 8))", close)
+    for shape in ((17, 8), (2, 20, 8)):
+        what = f"add_learned_positions(vectors of shape {shape}, a table of 16 positions)"
+        with failures.case():
+            exc = expect_raises("ValueError", what, student.call, "add_learned_positions",
+                                np.zeros(shape), table)
+            length = str(shape[-2])
+            check(length in exc.message and "16" in exc.message,
+                  lambda: f"{what} raised ValueError; its message should give the context "
+                          f"length ({length}) and the table size (16), it was "
+                          f"{show(exc.message)}")
+    failures.report()

@@ -1,0 +1,272 @@
+"""Part 3: relative positions, RoPE and ALiBi (20 points).
+
+RoPE is judged in the pairing the reply follows (the spec's rotate-half, or interleaved
+pairs: ``conventions.py``); only the convention test charges the interleaved one. Its
+properties (position 0 is the identity, norms kept, scores that depend on ``m - n`` only,
+linear in ``x``) hold in both and are checked on the student's own outputs. Its cost is a
+ratio measured in one run: one call at ``T = 2,048`` against 16 calls at 128, head_dim 128
+(``make timing-stability`` measures it under load). A ``(T, T)`` array there is 32 MiB and
+16 times the work; a ``(T, head_dim, head_dim)`` one is 256 MiB, over a worker's memory,
+which the test reports in words (``remote.growth_in_memory``).
+
+ALiBi is judged by what attention sees, ``softmax(scores + bias)`` row by row on random
+scores, so a per-row constant (the original code and BLOOM add ``slope * j``, MPT
+``slope * (j - (T - 1))``) and a finite mask (the dtype's most negative value) lose only
+the one test of the exact form, whose message names the difference it found.
+"""
+
+import numpy as np
+import pytest
+
+import solutions.tokens_to_vectors as ref
+from autograder.suite.checks import Failures, check, expect_raises, show
+from autograder.suite.numeric import Tolerance, as_array, expect_close
+from autograder.suite.remote import Run, growth_in_memory, ratio_text
+
+from .conventions import INTERLEAVED, NAMES, SPEC, follows, rope
+from .inputs import angle_tolerance, rng
+
+PART = 3
+
+SLOPES = Tolerance(relative=1e-6, measured="float32 powers of two: exact to 1e-7")
+WEIGHTS = Tolerance(absolute=1e-6, measured="softmax of float32 biases: under 1e-7 measured")
+
+
+@pytest.mark.points(2)
+def test_rope_frequencies(student):
+    """rope_frequencies: theta_i = base^(-2i/head_dim); ValueError for an odd head_dim"""
+    failures = Failures()
+    for args in ((4,), (64,), (128, 500000.0), (2,), (10, 100.0)):
+        with failures.case():
+            got = student.call("rope_frequencies", *args)
+            expect_close(got, ref.rope_frequencies(*args), f"rope_frequencies{args}",
+                         Tolerance(relative=1e-5, measured="float32 powers: 1e-6 measured"))
+    for args in ((7,), (0,), (-4,)):
+        with failures.case():
+            expect_raises("ValueError", f"rope_frequencies{args}", student.call,
+                          "rope_frequencies", *args)
+    failures.report()
+
+
+def rope_case(seed: int, shape: tuple[int, ...], top: int) -> tuple[np.ndarray, np.ndarray]:
+    """Vectors of ``shape`` (entries in [-1, 1]) and sorted positions below ``top``."""
+    r = rng(seed)
+    return r.uniform(-1, 1, size=shape), np.sort(r.choice(top, size=shape[-2], replace=False))
+
+
+ROPE_CASES = [  # (x, positions, base): the worked examples first
+    (np.array([[1.0, 0, 0, 0]]), np.array([1]), 10000.0),
+    (np.array([[1.0, 2, 3, 4]]), np.array([2]), 10000.0),
+    (*rope_case(301, (8, 16), 64), 10000.0),
+    (*rope_case(302, (2, 3, 12, 8), 512), 10000.0),
+    (*rope_case(303, (40, 64), 4096), 10000.0),
+    (*rope_case(304, (5, 6), 100), 500.0),
+]
+
+
+def rope_reply(student, x: np.ndarray, positions: np.ndarray, base: float
+               ) -> tuple[np.ndarray, str | None, str]:
+    what = f"apply_rope(x of shape {x.shape}, positions, base={base:g})"
+    got = as_array(student.call("apply_rope", x, positions, base), what, x.shape)
+    tolerance = angle_tolerance(positions, base, scale=2.0)
+    return got, follows(got, {c: rope(x, positions, base, c) for c in (SPEC, INTERLEAVED)},
+                        tolerance), what
+
+
+@pytest.mark.points(2)
+def test_rope_worked_examples(student):
+    """apply_rope: [1, 0, 0, 0] at position 1 and [1, 2, 3, 4] at position 2 (head_dim 4)"""
+    failures = Failures()
+    for x, positions, base in ROPE_CASES[:2]:
+        with failures.case():
+            got, convention, what = rope_reply(student, x, positions, base)
+            expect_close(got, rope(x, positions, base, convention or SPEC), what,
+                         angle_tolerance(positions, base, scale=2.0))
+    failures.report()
+
+
+@pytest.mark.points(4)
+def test_rope_values(student):
+    """apply_rope on random vectors of shape (..., T, head_dim) at positions up to 4,096"""
+    failures = Failures()
+    for x, positions, base in ROPE_CASES[2:]:
+        with failures.case():
+            got, convention, what = rope_reply(student, x, positions, base)
+            expect_close(got, rope(x, positions, base, convention or SPEC), what,
+                         angle_tolerance(positions, base, scale=2.0))
+    failures.report()
+
+
+@pytest.mark.points(1)
+def test_rope_convention(student):
+    """apply_rope pairs dimension i with i + head_dim/2 (rotate-half, as GPT-NeoX and HF LLaMA)"""
+    x, positions, base = ROPE_CASES[2]
+    _, convention, what = rope_reply(student, x, positions, base)
+    check(convention == SPEC,
+          lambda: f"{what} follows " + (NAMES[convention] if convention else "neither pairing")
+                  + "; the spec pairs dimension i with i + head_dim/2 (rotate_half)")
+
+
+@pytest.mark.points(3)
+def test_rope_properties(student):
+    """apply_rope: identity at position 0, norms kept, q.k depends on m - n only, linear in x"""
+    failures = Failures()
+    r = rng(310)
+    q, k = r.uniform(-1, 1, size=(2, 32))
+    shifts = [(3, 1), (40, 38), (1000, 998), (7, 7), (2000, 2000)]
+    with failures.case():
+        x = r.uniform(-1, 1, size=(6, 32))
+        got = as_array(student.call("apply_rope", x, np.zeros(6, dtype=int)), "apply_rope "
+                       "at position 0", x.shape)
+        check(np.allclose(got, x, atol=1e-6), "apply_rope at position 0 should return x as it is")
+    with failures.case():
+        x = r.uniform(-1, 1, size=(3, 50, 32))
+        positions = np.arange(0, 5000, 100)
+        got = as_array(student.call("apply_rope", x, positions), "apply_rope(x, positions)",
+                       x.shape)
+        check(np.allclose(np.linalg.norm(got, axis=-1), np.linalg.norm(x, axis=-1), atol=1e-5),
+              "apply_rope should keep the norm of every vector (it only rotates pairs)")
+    with failures.case():
+        scores = []
+        for m, n in shifts:
+            rq = as_array(student.call("apply_rope", q[None], np.array([m])), "apply_rope(q)",
+                          (1, 32))
+            rk = as_array(student.call("apply_rope", k[None], np.array([n])), "apply_rope(k)",
+                          (1, 32))
+            scores.append(float(rq[0] @ rk[0]))
+        check(abs(scores[0] - scores[1]) < 1e-4 and abs(scores[1] - scores[2]) < 1e-3
+              and abs(scores[3] - scores[4]) < 1e-3,
+              "apply_rope(q, [m]) . apply_rope(k, [n]) should depend only on m - n: it differs "
+              "between (3, 1), (40, 38) and (1000, 998), or between (7, 7) and (2000, 2000)")
+    with failures.case():
+        a, b = r.uniform(-1, 1, size=(2, 10, 16))
+        positions = np.arange(10) * 7
+        fa, fb, fab = (as_array(student.call("apply_rope", v, positions), "apply_rope",
+                                (10, 16)) for v in (a, b, 2 * a - 3 * b))
+        check(np.allclose(fab, 2 * fa - 3 * fb, atol=1e-5),
+              "apply_rope should be linear in x: apply_rope(2a - 3b) = 2 apply_rope(a) - "
+              "3 apply_rope(b)")
+    failures.report()
+
+
+# The complexity test: one call at T = FACTOR * SHORT against FACTOR calls at SHORT.
+SHORT, FACTOR, HEAD_DIM = 128, 16, 128
+MAX_RATIO, GIVE_UP = 4.0, 8.0
+
+
+def rope_runs(student, turn: int, count: int) -> Run:
+    length = SHORT * FACTOR // count
+    cases = [rope_case(3000 + 97 * turn + 7 * count + i, (length, HEAD_DIM), 8192)
+             for i in range(count)]
+    func = student.get(None, "apply_rope")
+
+    def judge(got: object) -> None:
+        check(type(got) is list and len(got) == count,
+              lambda: f"{count} apply_rope calls gave {show(got)}")
+        for (x, positions), value in zip(cases, got):  # type: ignore[arg-type]
+            converted = follows(value, {c: rope(x, positions, 10000.0, c)
+                                        for c in (SPEC, INTERLEAVED)},
+                                angle_tolerance(positions, scale=2.0))
+            check(converted is not None, f"apply_rope on {length} positions (a timing test) "
+                                         "gave wrong values")
+
+    def compute() -> object:
+        xs, ps = student.put([x for x, _ in cases]), student.put([p for _, p in cases])
+        return student.map(func, xs, ps, keep=True)
+
+    return Run(compute, lambda kept: student.get(kept, None), judge)
+
+
+@pytest.mark.points(2)
+def test_rope_linear_in_length(student):
+    """apply_rope takes time and memory proportional to the sequence length"""
+    long = SHORT * FACTOR
+    ratio, t_batch, t_single = growth_in_memory(
+        student, lambda turn: rope_runs(student, turn, FACTOR),
+        lambda turn: rope_runs(student, turn, 1),
+        too_big=f"in apply_rope on {long:,} positions of head_dim {HEAD_DIM}: a (T, T) array "
+                f"is {long * long * 8 / 2**20:,.0f} MiB there and a (T, head_dim, head_dim) one "
+                f"{long * HEAD_DIM * HEAD_DIM * 8 / 2**20:,.0f} MiB, while x is "
+                f"{long * HEAD_DIM * 8 / 2**20:,.0f} MiB. Build cos and sin of shape "
+                "(T, head_dim) and combine them with x and rotate_half(x) element by element",
+        charged_by="test_rope_values", give_up=GIVE_UP, clear=MAX_RATIO / 2)
+    print(f"timing: rope ratio={ratio:.2f} batch={t_batch * 1e3:.2f}ms "
+          f"single={t_single * 1e3:.2f}ms")
+    check(ratio <= MAX_RATIO,
+          f"apply_rope on {SHORT * FACTOR:,} positions took {ratio_text(ratio, GIVE_UP)} as "
+          f"long as {FACTOR} calls on {SHORT}: it should be linear in T. Build cos and sin of "
+          "shape (T, head_dim), never a (T, T) or (T, head_dim, head_dim) array")
+
+
+@pytest.mark.points(2)
+def test_alibi_slopes(student):
+    """alibi_slopes: 2^(-8/n) powers for a power of two; 12 heads add 0.707, 0.354, 0.177, 0.088"""
+    failures = Failures()
+    for n in (8, 12, 1, 2, 3, 6, 16, 24, 64, 40):
+        with failures.case():
+            expect_close(student.call("alibi_slopes", n), ref.alibi_slopes(n),
+                         f"alibi_slopes({n})", SLOPES)
+    for n in (0, -8, 2.0):
+        with failures.case():
+            expect_raises("ValueError", f"alibi_slopes({n})", student.call, "alibi_slopes", n)
+    failures.report()
+
+
+def softmax(scores: np.ndarray) -> np.ndarray:
+    top = np.max(scores, axis=-1, keepdims=True)
+    weights = np.exp(scores - top)
+    return weights / weights.sum(axis=-1, keepdims=True)
+
+
+ALIBI_CASES = [(1, 1), (8, 5), (12, 9), (3, 16), (16, 33)]
+
+
+def bias_of(student, heads: int, length: int) -> np.ndarray:
+    what = f"alibi_bias({heads}, {length})"
+    return as_array(student.call("alibi_bias", heads, length), what, (heads, length, length))
+
+
+@pytest.mark.points(3)
+def test_alibi_attention_weights(student):
+    """softmax(scores + alibi_bias) is the spec's attention row by row; ValueError for sizes below 1"""
+    failures = Failures()
+    for heads, length in ALIBI_CASES:
+        with failures.case():
+            got = bias_of(student, heads, length).astype(np.float64)
+            scores = rng(320 + length).normal(size=(heads, length, length))
+            with np.errstate(over="ignore", invalid="ignore"):
+                weights = softmax(scores + got)
+            expect_close(weights, softmax(scores + ref.alibi_bias(heads, length)),
+                         f"softmax(scores + alibi_bias({heads}, {length}))", WEIGHTS)
+    for args in ((0, 4), (4, 0), (-1, 3)):
+        with failures.case():
+            expect_raises("ValueError", f"alibi_bias{args}", student.call, "alibi_bias", *args)
+    failures.report()
+
+
+def form_difference(got: np.ndarray, expected: np.ndarray) -> str:
+    """Which of the equivalent forms ``got`` is, in words (the exact-form test's message)."""
+    causal = np.isfinite(expected)
+    found = []
+    if np.any(np.isfinite(got[~causal])):
+        found.append("a finite mask above the diagonal (BLOOM and MPT use the dtype's most "
+                     "negative value) where the spec has -inf")
+    diff = np.where(causal, got - np.where(causal, expected, 0), 0)
+    rows = [diff[h, i, : i + 1] for h in range(diff.shape[0]) for i in range(diff.shape[1])]
+    if any(np.ptp(row) < 1e-6 and abs(row[0]) > 1e-6 for row in rows):
+        found.append("a constant added to each row (the original ALiBi code and BLOOM add "
+                     "slope * j, MPT slope * (j - (T - 1)))")
+    return " and ".join(found) or "other values"
+
+
+@pytest.mark.points(1)
+def test_alibi_exact_form(student):
+    """alibi_bias is -slope * (i - j) on and below the diagonal and -inf above it"""
+    got = bias_of(student, 8, 6)
+    expected = ref.alibi_bias(8, 6)
+    exact = np.array_equal(np.isinf(got), np.isinf(expected)) and np.allclose(
+        np.where(np.isfinite(expected), got, 0), np.where(np.isfinite(expected), expected, 0),
+        rtol=1e-6, atol=1e-9) and np.all(got[np.isinf(expected)] < 0)
+    check(exact, lambda: f"alibi_bias(8, 6) differs from the spec's form by "
+                         f"{form_difference(got, expected)}; softmax gives the same attention, "
+                         "and only this test asks for the exact form")
