@@ -48,7 +48,7 @@ def test_sinusoidal_values(student):
 
 @pytest.mark.points(1)
 def test_sinusoidal_layout(student):
-    """sinusoidal_positions puts sines in even columns and cosines in odd ones (the spec's layout)"""
+    """sinusoidal_positions: sines in even columns, cosines in odd ones (the spec's layout)"""
     got, layout = table_of(student, 64, 16, 10000.0)
     check(layout == SPEC,
           lambda: "sinusoidal_positions(64, 16) follows "
@@ -58,7 +58,7 @@ def test_sinusoidal_layout(student):
 
 @pytest.mark.points(3)
 def test_sinusoidal_properties(student):
-    """sinusoidal_positions: values in [-1, 1], row 0 of zeros and ones, every row of norm sqrt(d/2)"""
+    """sinusoidal_positions: values in [-1, 1], row 0 of zeros and ones, row norms sqrt(d/2)"""
     failures = Failures()
     for n, d, base in TABLE_CASES:
         what = f"sinusoidal_positions({n}, {d}, base={base:g})"
@@ -117,7 +117,7 @@ def test_shift_moves_every_position(student):
 
 @pytest.mark.points(3)
 def test_add_learned_positions(student):
-    """add_learned_positions adds table[:T] to (T, d) and (B, T, d) inputs; longer raises ValueError"""
+    """add_learned_positions adds table[:T] to (T, d) and (B, T, d); too long raises ValueError"""
     failures = Failures()
     table = rng(210).normal(size=(16, 8))
     close = Tolerance(absolute=1e-12, relative=1e-12, measured="one float64 addition")

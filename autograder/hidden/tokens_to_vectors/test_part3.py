@@ -4,10 +4,11 @@ RoPE is judged in the pairing the reply follows (the spec's rotate-half, or inte
 pairs: ``conventions.py``); only the convention test charges the interleaved one. Its
 properties (position 0 is the identity, norms kept, scores that depend on ``m - n`` only,
 linear in ``x``) hold in both and are checked on the student's own outputs. Its cost is a
-ratio measured in one run: one call at ``T = 2,048`` against 16 calls at 128, head_dim 128
-(``make timing-stability`` measures it under load). A ``(T, T)`` array there is 32 MiB and
-16 times the work; a ``(T, head_dim, head_dim)`` one is 256 MiB, over a worker's memory,
-which the test reports in words (``remote.growth_in_memory``).
+ratio measured in one run: one call at ``T = 8,192`` against 16 calls at 512, head_dim 32
+(``make timing-stability`` measures it under load), where a ``(T, T)`` array is 512 MiB,
+over a worker's 256 MiB; then one call at ``T = 2,048`` with head_dim 128, where a
+``(T, head_dim, head_dim)`` array is 256 MiB. Running out of memory is reported in words
+(``remote.growth_in_memory``).
 
 ALiBi is judged by what attention sees, ``softmax(scores + bias)`` row by row on random
 scores, so a per-row constant (the original code and BLOOM add ``slope * j``, MPT
@@ -19,9 +20,10 @@ import numpy as np
 import pytest
 
 import solutions.tokens_to_vectors as ref
-from autograder.suite.checks import Failures, check, expect_raises, show
+from autograder.sandbox import StudentError
+from autograder.suite.checks import Failures, check, expect_raises, raised_at, show
 from autograder.suite.numeric import Tolerance, as_array, expect_close
-from autograder.suite.remote import Run, growth_in_memory, ratio_text
+from autograder.suite.remote import Run, cannot_time, growth_in_memory, ratio_text
 
 from .conventions import INTERLEAVED, NAMES, SPEC, follows, rope
 from .inputs import angle_tolerance, rng
@@ -149,14 +151,16 @@ def test_rope_properties(student):
     failures.report()
 
 
-# The complexity test: one call at T = FACTOR * SHORT against FACTOR calls at SHORT.
-SHORT, FACTOR, HEAD_DIM = 128, 16, 128
+# The complexity test: one call at T = FACTOR * SHORT against FACTOR calls at SHORT, and
+# one call of WIDE_T positions of WIDE_DIM dimensions.
+SHORT, FACTOR, HEAD_DIM = 512, 16, 32
+WIDE_T, WIDE_DIM = 2048, 128
 MAX_RATIO, GIVE_UP = 4.0, 8.0
 
 
 def rope_runs(student, turn: int, count: int) -> Run:
     length = SHORT * FACTOR // count
-    cases = [rope_case(3000 + 97 * turn + 7 * count + i, (length, HEAD_DIM), 8192)
+    cases = [rope_case(3000 + 97 * turn + 7 * count + i, (length, HEAD_DIM), 16384)
              for i in range(count)]
     func = student.get(None, "apply_rope")
 
@@ -177,25 +181,40 @@ def rope_runs(student, turn: int, count: int) -> Run:
     return Run(compute, lambda kept: student.get(kept, None), judge)
 
 
+def too_big(length: int, dim: int) -> str:
+    mib = 8 / 2**20
+    return (f"in apply_rope on {length:,} positions of head_dim {dim}: a (T, T) array is "
+            f"{length * length * mib:,.0f} MiB there and a (T, head_dim, head_dim) one "
+            f"{length * dim * dim * mib:,.0f} MiB, while x is {length * dim * mib:,.0f} MiB. "
+            "Build cos and sin of shape (T, head_dim) and combine them with x and "
+            "rotate_half(x) element by element")
+
+
 @pytest.mark.points(2)
 def test_rope_linear_in_length(student):
     """apply_rope takes time and memory proportional to the sequence length"""
     long = SHORT * FACTOR
     ratio, t_batch, t_single = growth_in_memory(
         student, lambda turn: rope_runs(student, turn, FACTOR),
-        lambda turn: rope_runs(student, turn, 1),
-        too_big=f"in apply_rope on {long:,} positions of head_dim {HEAD_DIM}: a (T, T) array "
-                f"is {long * long * 8 / 2**20:,.0f} MiB there and a (T, head_dim, head_dim) one "
-                f"{long * HEAD_DIM * HEAD_DIM * 8 / 2**20:,.0f} MiB, while x is "
-                f"{long * HEAD_DIM * 8 / 2**20:,.0f} MiB. Build cos and sin of shape "
-                "(T, head_dim) and combine them with x and rotate_half(x) element by element",
+        lambda turn: rope_runs(student, turn, 1), too_big=too_big(long, HEAD_DIM),
         charged_by="test_rope_values", give_up=GIVE_UP, clear=MAX_RATIO / 2)
     print(f"timing: rope ratio={ratio:.2f} batch={t_batch * 1e3:.2f}ms "
           f"single={t_single * 1e3:.2f}ms")
     check(ratio <= MAX_RATIO,
-          f"apply_rope on {SHORT * FACTOR:,} positions took {ratio_text(ratio, GIVE_UP)} as "
-          f"long as {FACTOR} calls on {SHORT}: it should be linear in T. Build cos and sin of "
-          "shape (T, head_dim), never a (T, T) or (T, head_dim, head_dim) array")
+          f"apply_rope on {long:,} positions took {ratio_text(ratio, GIVE_UP)} as long as "
+          f"{FACTOR} calls on {SHORT}: it should be linear in T. Build cos and sin of shape "
+          "(T, head_dim), never a (T, T) array")
+    x, positions = rope_case(3999, (WIDE_T, WIDE_DIM), 4096)
+    try:
+        got = student.call("apply_rope", x, positions)
+    except StudentError as exc:
+        if exc.is_a("MemoryError"):
+            raise AssertionError(f"your code ran out of memory{raised_at(exc)} "
+                                 f"{too_big(WIDE_T, WIDE_DIM)}") from None
+        raise AssertionError(cannot_time(exc, "test_rope_values")) from None
+    check(follows(got, {c: rope(x, positions, 10000.0, c) for c in (SPEC, INTERLEAVED)},
+                  angle_tolerance(positions, scale=2.0)) is not None,
+          f"apply_rope on {WIDE_T:,} positions of head_dim {WIDE_DIM} gave wrong values")
 
 
 @pytest.mark.points(2)
@@ -228,7 +247,7 @@ def bias_of(student, heads: int, length: int) -> np.ndarray:
 
 @pytest.mark.points(3)
 def test_alibi_attention_weights(student):
-    """softmax(scores + alibi_bias) is the spec's attention row by row; ValueError for sizes below 1"""
+    """softmax(scores + alibi_bias) is the spec's attention row by row; ValueError for size 0"""
     failures = Failures()
     for heads, length in ALIBI_CASES:
         with failures.case():

@@ -3,10 +3,10 @@
 Each is an override appended to the flattened reference (the grader keeps the last
 definition of a name). The slow ones are correct in their answers and wrong in their cost,
 so only a timing test may catch them: a lookup through a one-hot product, a lookup that
-copies the table first, a RoPE that scales its angles through a ``(T, T)`` diagonal matrix, and a RoPE that
-rotates with one ``(head_dim, head_dim)`` matrix per position. The honest ones are other
-correct ways to write the same functions (a loop over IDs, interleaved RoPE, float32
-angles), which must fail no timing test.
+copies the table first, a RoPE that scales its angles through a ``(T, T)`` diagonal
+matrix, and a RoPE that rotates with one ``(head_dim, head_dim)`` matrix per position.
+The honest ones are other correct ways to write the same functions (a loop over IDs,
+interleaved RoPE, float32 angles), which must fail no timing test.
 """
 
 import re
