@@ -51,6 +51,7 @@ HOSTILE: list[Hostile] = [
             "        start = 2.0 ** (-8.0 / n)\n", "hog.append(b'x' * (64 << 20))"),
     Hostile("segfault", "crashing", "one_hot reads address 0 through ctypes (SIGSEGV, Part 1)",
             "    out = np.zeros(ids.shape + (vocab_size,))\n",
-            "    __import__('ctypes').string_at(0)\n    out = np.zeros(ids.shape + (vocab_size,))\n",
+            "    __import__('ctypes').string_at(0)\n"
+            "    out = np.zeros(ids.shape + (vocab_size,))\n",
             "string_at(0)"),
 ]
