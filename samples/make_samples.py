@@ -12,7 +12,8 @@ For the tokenization assignment, six students, one per thing the batch must hand
     frank_empty/tokenization/notes.txt              nothing gradable: a row with an error
 
 For the production-tokenizers assignment, three: ``alice_correct``, ``bob_buggy`` (a
-bug in Part 6 only) and ``carol_stub``. Every assignment's samples sit beside each other
+bug in Part 6 only) and ``carol_stub``. For tokens-to-vectors, four: ``alice_correct``,
+``bob_buggy`` (bugs in Parts 1 and 3), ``carol_stub`` and ``dave_script`` (a ``.py``). Every assignment's samples sit beside each other
 in one ``submitted/`` tree, as nbgrader collects them.
 
 Notebooks are built from the release (``assignments/NAME/NAME.ipynb``) with every
@@ -64,6 +65,20 @@ PRODUCTION_BUGS: list[tuple[int, str, tuple[str, ...], str]] = [
          "usd_per_million_output) / 1_000_000",),
         "    return (input_tokens * usd_per_million_input + output_tokens * "
         "usd_per_million_output) / 1_000",
+    ),
+]
+TOKENS_TO_VECTORS_BUGS: list[tuple[int, str, tuple[str, ...], str]] = [
+    (
+        1,
+        "padded_vocab_size adds a block even to an exact multiple",
+        ("return -(-vocab_size // multiple) * multiple",),
+        "return (vocab_size // multiple + 1) * multiple",
+    ),
+    (
+        3,
+        "rotate_half negates the wrong half (every position turns backwards)",
+        ("return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)",),
+        "return np.concatenate([x[..., half:], -x[..., :half]], axis=-1)",
     ),
 ]
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
@@ -151,10 +166,18 @@ def tokenization_samples() -> dict[str, tuple[str, str]]:
     return samples
 
 
+def tokens_to_vectors_samples() -> dict[str, tuple[str, str]]:
+    name = "tokens_to_vectors"
+    samples = notebook_samples(name, TOKENS_TO_VECTORS_BUGS)
+    samples["dave_script"] = (f"{name}.py", as_script(filled_notebook(name)))
+    return samples
+
+
 def main() -> None:
     classes = {"tokenization": tokenization_samples(),
                "production_tokenizers": notebook_samples("production_tokenizers",
-                                                         PRODUCTION_BUGS)}
+                                                         PRODUCTION_BUGS),
+               "tokens_to_vectors": tokens_to_vectors_samples()}
     if OUT.exists():
         shutil.rmtree(OUT)
     for assignment, samples in classes.items():
