@@ -13,8 +13,9 @@ For the tokenization assignment, six students, one per thing the batch must hand
 
 For the production-tokenizers assignment, three: ``alice_correct``, ``bob_buggy`` (a
 bug in Part 6 only) and ``carol_stub``. For tokens-to-vectors, four: ``alice_correct``,
-``bob_buggy`` (bugs in Parts 1 and 3), ``carol_stub`` and ``dave_script`` (a ``.py``). Every assignment's samples sit beside each other
-in one ``submitted/`` tree, as nbgrader collects them.
+``bob_buggy`` (bugs in Parts 1 and 3), ``carol_stub`` and ``dave_script`` (a ``.py``).
+Every assignment's samples sit beside each other in one ``submitted/`` tree, as nbgrader
+collects them.
 
 Notebooks are built from the release (``assignments/NAME/NAME.ipynb``) with every
 solution cell filled from the instructor's notebook (``source/NAME/NAME.ipynb``, nbgrader

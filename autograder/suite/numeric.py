@@ -155,10 +155,10 @@ def expect_close(value: object, expected: np.ndarray, what: Said, tolerance: Tol
     share = "every entry" if off.all() else "some entries"
     square = got.ndim >= 2 and agrees(got.T, expected, tolerance)
     note = "; the reply is the expected array transposed" if square else ""
-    index = evidence(list(first), "an entry")
+    index = evidence(f", at index {list(first)},", "")
     values = evidence(f" ({float(got[first]):.6g}, expected {float(expected[first]):.6g}, "
                       f"allowed error {float(bound):.2g})", "")
-    raise AssertionError(f"{said(what)} is wrong in {share}: the first, at index {index}, is "
+    raise AssertionError(f"{said(what)} is wrong in {share}: the first{index} is "
                          f"{_how_far(diff, float(bound))}{values}{note}")
 
 
