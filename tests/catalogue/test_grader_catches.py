@@ -8,6 +8,8 @@ test that would catch it, and is an expected failure here until the suite has it
 Environment: ``CATALOGUE_JOBS`` (parallel gradings, default 3), ``CATALOGUE_SOLO=1``
 (grade every entry alone: the strictest isolation check, about four times slower),
 ``CATALOGUE_REPORT=path.json`` (per submission: entries, lost points, failed tests).
+Every test's id starts with its assignment's name (``tokens_to_vectors:p2_...``), so
+``-k NAME`` runs, and grades, one assignment's catalogue only.
 """
 
 import pytest
@@ -32,10 +34,15 @@ def graded(catalogue_grades, entry):
     return job, result
 
 
+def label(entry) -> str:
+    """A test's id: ``assignment:entry``, so ``-k NAME`` selects one assignment's catalogue."""
+    return f"{entry.assignment}:{entry.name}"
+
+
 def entry_params():
     for entry in ENTRIES:
         marks = [pytest.mark.xfail(strict=True, reason=entry.gap)] if entry.gap else []
-        yield pytest.param(entry, id=entry.name, marks=marks)
+        yield pytest.param(entry, id=label(entry), marks=marks)
 
 
 @pytest.mark.parametrize("entry", list(entry_params()))
@@ -46,7 +53,7 @@ def test_wrong_implementation_loses_points_in_its_part(catalogue_grades, entry):
     )
 
 
-@pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in ENTRIES])
+@pytest.mark.parametrize("entry", [pytest.param(e, id=label(e)) for e in ENTRIES])
 def test_wrong_implementation_costs_nothing_elsewhere(catalogue_grades, entry):
     job, result = graded(catalogue_grades, entry)
     leaks = {
@@ -58,7 +65,7 @@ def test_wrong_implementation_costs_nothing_elsewhere(catalogue_grades, entry):
                        f"{leaks}" + messages(result, sum(leaks.values(), [])))
 
 
-@pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in ENTRIES if e.spares])
+@pytest.mark.parametrize("entry", [pytest.param(e, id=label(e)) for e in ENTRIES if e.spares])
 def test_one_fault_is_charged_once(catalogue_grades, entry):
     job, result = graded(catalogue_grades, entry)
     charged = sorted(set(entry.spares) & set(failed_tests(result)))
@@ -66,7 +73,7 @@ def test_one_fault_is_charged_once(catalogue_grades, entry):
                          + messages(result, charged))
 
 
-@pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in ENTRIES if e.timed])
+@pytest.mark.parametrize("entry", [pytest.param(e, id=label(e)) for e in ENTRIES if e.timed])
 def test_an_entry_marked_timed_is_caught_by_a_timing_test(catalogue_grades, entry):
     """``Entry.timed`` is what ``make timing-stability`` grades under load: a marked entry
     must be one that a timing test catches."""
@@ -76,12 +83,13 @@ def test_an_entry_marked_timed_is_caught_by_a_timing_test(catalogue_grades, entr
                     f"failed: {failed_tests(result, entry.part)}")
 
 
-def test_every_entry_caught_by_timing_tests_alone_is_marked_timed(catalogue_grades):
+@pytest.mark.parametrize("name", sorted(catalogues()))
+def test_every_entry_caught_by_timing_tests_alone_is_marked_timed(catalogue_grades, name):
     """The other way round: an entry that only timing tests catch (a slow design, or a
     fault only their long inputs show) is one whose catch ``make timing-stability`` must
     see under load."""
     unmarked = []
-    for entry in ENTRIES:
+    for entry in catalogues()[name].entries:
         if entry.timed or entry.gap:
             continue
         job, result = graded(catalogue_grades, entry)
