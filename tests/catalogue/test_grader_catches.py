@@ -1,5 +1,7 @@
 """The hidden autograder against the catalogue: every wrong implementation loses points in
-its own part and nothing elsewhere; every correct implementation scores full marks.
+its own part and nothing elsewhere; every correct implementation scores full marks, but for
+the one convention test a correct alternative named by the contract loses (``Correct.loses``),
+whose message must name the convention it saw (``Correct.named``).
 
 Grading runs ``autograder.suite.run.grade_file`` on each catalogue submission (see
 ``grading.py`` for the bundles). An entry the suite does not catch carries ``gap``, the
@@ -108,10 +110,44 @@ def correct_params():
 
 @pytest.mark.parametrize(("name", "correct"), list(correct_params()))
 def test_correct_implementation_scores_full_marks(catalogue_grades, name, correct):
+    """Full marks, but for the one convention test a named alternative loses
+    (``Correct.loses``): every other point it lost is a point the grader wrongly took."""
     _, results = catalogue_grades(name)
     result = results[f"correct:{correct.name}"]
     assert result["status"] == "graded", result["error"]
-    losses = {part: failed_tests(result, part) for part in load(name).points
-              if lost(result, part) > 0}
-    assert not losses, (f"{correct.name} ({correct.description}) lost points: {losses}"
-                        + messages(result, sum(losses.values(), [])))
+    meant = {t["id"]: float(t["max_score"]) for t in result["tests"] if t["id"] in correct.loses}
+    losses = {}
+    for part in load(name).points:
+        own = sum(points for test, points in meant.items() if test.startswith(f"part{part}::"))
+        if lost(result, part) > own:
+            losses[part] = [test for test in failed_tests(result, part) if test not in meant]
+    beyond = (f" beyond {sorted(meant)}, the test of its convention "
+              f"({'; '.join(correct.named)})" if meant else "")
+    assert not losses, (f"{correct.name} ({correct.description}) lost points{beyond}: "
+                        f"{losses}" + messages(result, sum(losses.values(), [])))
+
+
+def said(result: dict, test: str) -> str:
+    """The whole feedback of ``test`` in ``result``, its white space made single spaces."""
+    return " ".join(" ".join(str(t["output"]) for t in result["tests"] if t["id"] == test).split())
+
+
+@pytest.mark.parametrize(("name", "correct"), [
+    pytest.param(name, correct, id=f"{name}:{correct.name}")
+    for name, catalogue in catalogues().items() for correct in catalogue.correct
+    if correct.loses])
+def test_correct_alternative_loses_its_convention_test_by_name(catalogue_grades, name,
+                                                               correct):
+    """The other way round: a named alternative does lose its convention test (the suite
+    saw the convention), and the test's message names the convention it saw, so the
+    student learns which one they followed rather than that their values are wrong."""
+    _, results = catalogue_grades(name)
+    result = results[f"correct:{correct.name}"]
+    assert result["status"] == "graded", result["error"]
+    kept = sorted(set(correct.loses) - set(failed_tests(result)))
+    assert not kept, (f"{correct.name} ({correct.description}) passed {kept}: the test of "
+                      "its convention did not see that it follows another one")
+    feedback = " ".join(said(result, test) for test in correct.loses)
+    missing = [words for words in correct.named if words not in feedback]
+    assert not missing, (f"{correct.name}: the message of {list(correct.loses)} should name "
+                         f"{missing}" + messages(result, list(correct.loses)))
