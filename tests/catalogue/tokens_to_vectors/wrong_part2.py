@@ -3,8 +3,9 @@
 The sinusoidal table with another exponent, tensor2tensor's frequencies, the sine and the
 cosine swapped, positions counted from 1, a base written into the formula, an odd width
 let through; a shift matrix transposed, blind to the sign of ``k`` or with the wrong
-exponent; learned positions added along the batch axis, or a long context cropped instead
-of refused.
+exponent; learned positions added along the batch axis, a long context cropped instead of
+refused, or left for numpy to refuse (which it does, with both lengths in its message,
+unless the table has one row: ``gap``).
 
 A table with wrong frequencies still has values in [-1, 1], a row 0 of zeros and ones and
 rows of norm sqrt(d/2): the property test must not charge what the value test charges
@@ -155,6 +156,19 @@ def add_learned_positions(token_vectors, position_table):
 def p2_learned_length_from_the_batch_axis(bug, ref):
     differs(bug, ref, lambda ns: rounded(ns["add_learned_positions"](
         np.zeros((2, 3, 4)), np.arange(20.0).reshape(5, 4))))
+
+
+@wrong(2, "numpy refuses a context longer than the table by itself: the shapes do not broadcast",
+       """
+def add_learned_positions(token_vectors, position_table):
+    x = np.asarray(token_vectors)
+    return x + np.asarray(position_table)[:x.shape[-2]]
+""", gap="part2::test_add_learned_positions with a table of one row: numpy's own error "
+         "(a ValueError naming both lengths) refuses every longer context but this one, "
+         "where the row broadcasts")
+def p2_learned_left_to_numpy(bug, ref):
+    differs(bug, ref, lambda ns: rounded(ns["add_learned_positions"](
+        np.zeros((3, 4)), np.ones((1, 4)))))
 
 
 @wrong(2, "a context longer than the table keeps its last tokens, as nanoGPT's generate crops",
