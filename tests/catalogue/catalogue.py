@@ -69,6 +69,12 @@ class Correct:
     as a later cell with ``later_cells``): the reference written in another student's
     style. Else ``name`` is the reference itself (``"reference"``) or a file of the
     catalogue's ``correct/`` folder, a percent-format notebook when ``notebook``.
+
+    A correct alternative that the contract names (another column layout, another pairing
+    of dimensions, an equivalent form) scores full marks but for the one test that checks
+    the convention: ``loses`` names that test (``"part3::test_rope_convention"``), and
+    ``named`` holds the words its failure message must contain, so that the student reads
+    which convention they followed ("interleaved pairs (GPT-J style)").
     """
 
     name: str
@@ -77,6 +83,11 @@ class Correct:
     code: str | None = None
     later_cells: bool = False
     notebook: bool = False
+    loses: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        assert not self.named or self.loses, f"{self.name}: words named by no lost test"
 
 
 @dataclass

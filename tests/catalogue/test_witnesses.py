@@ -69,12 +69,12 @@ def defined_parts(a: Assignment, code: str) -> set[int]:
     return parts
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e.assignment}:{e.name}")
 def test_entry_touches_only_its_part(entry):
     assert defined_parts(assignment(entry.assignment), entry.code) == {entry.part}
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e.assignment}:{e.name}")
 def test_entry_is_a_real_bug(entry):
     bug = load(submission_source(assignment(entry.assignment), entry.code))
     entry.witness(bug, reference_namespace(entry.assignment))
