@@ -14,10 +14,11 @@ from pathlib import Path
 
 from ..assignment import Assignment
 
-# The engine's ways to time student code (``suite/remote.py``: ``growth``, and
-# ``growth_or_plain``, which retries it on plain inputs): a test that reaches one measures
-# time, whatever it is called.
-TIMING_PRIMITIVES = frozenset({"growth", "growth_or_plain"})
+# The engine's ways to time student code (``suite/remote.py``: ``growth``,
+# ``growth_or_plain``, which retries it on plain inputs, and ``growth_in_memory``, which
+# reports running out of memory in words): a test that reaches one measures time, whatever
+# it is called.
+TIMING_PRIMITIVES = frozenset({"growth", "growth_or_plain", "growth_in_memory"})
 
 
 def _called(function: ast.AST) -> set[str]:
