@@ -39,6 +39,7 @@ from ..extract import StudentCode
 from ..extract.rules import parse
 from . import arrays, cleanup, limits, standin
 from .deadline import Deadline, Patience
+from .seeded import Seeded
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,8 @@ def _encode(value: object) -> object:
         return {"__dict__": [[_encode(k), _encode(v)] for k, v in value.items()]}
     if arrays.is_array(value):
         return arrays.to_wire(value)
+    if isinstance(value, Seeded):
+        return value.wire()
     return value
 
 

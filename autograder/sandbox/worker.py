@@ -133,6 +133,8 @@ class Objects:
                 return self.by_id[inner]
             if tag == "__ndarray__":
                 return _array_from_wire(inner)
+            if tag == "__seeded__":
+                return _generator(*inner)
             raise ValueError(f"unknown tag {tag}")
         return value
 
@@ -1105,6 +1107,45 @@ def apply_limits(limits: dict, own_user: bool) -> None:
 LAZY_PACKAGES = ("numpy",)
 
 
+# The seed of the global generators (``random``'s and ``numpy.random``'s), set before any
+# student code: code that draws from them instead of the generator a test passes gets the
+# same draws at every grading (a grade is a function of the submission alone), and draws
+# that a test's own seeds never give. ``numpy.random`` is seeded when first imported.
+GLOBAL_SEED = 9_170_413
+
+
+def seed_globals() -> None:
+    import random
+
+    random.seed(GLOBAL_SEED)
+
+
+class _SeedingLoader:
+    """``numpy.random``'s own loader, seeding the module's global generator once it ran."""
+
+    def __init__(self, loader) -> None:
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        module.__spec__.loader = module.__loader__ = self.loader
+        self.loader.exec_module(module)
+        module.seed(GLOBAL_SEED)
+
+
+def _generator(kind: str, seed: int) -> object:
+    """A fresh generator that a test passes (the ``__seeded__`` tag: ``sandbox/seeded.py``)."""
+    if kind == "random":
+        import random
+
+        return random.Random(seed)
+    import numpy
+
+    return numpy.random.default_rng(seed)
+
+
 class LazyPackages:
     """A finder that gives the packages of ``LAZY_PACKAGES`` a lazy loader: ``import numpy
     as np`` binds the module at once, and its code runs at the first read of one of its
@@ -1122,13 +1163,14 @@ class LazyPackages:
 
     @staticmethod
     def find_spec(name: str, path=None, target=None):
-        if name not in LAZY_PACKAGES:
+        if name not in LAZY_PACKAGES and name != "numpy.random":
             return None
         import importlib.machinery
 
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is not None and spec.loader is not None:
-            spec.loader = _LazyLoader(spec.loader)
+            wrap = _SeedingLoader if name == "numpy.random" else _LazyLoader
+            spec.loader = wrap(spec.loader)
         return spec
 
 
@@ -1186,6 +1228,7 @@ if __name__ == "__main__":
         sys.meta_path.insert(0, LazyPackages)
         if sys.argv[1] == "probe":  # the grader checks that confinement works here
             os._exit(0)
+        seed_globals()
         send(int(sys.argv[2]), {"ready": True})  # no student code has been read yet
         serve(int(sys.argv[1]), int(sys.argv[2]))
     except BaseException:  # noqa: BLE001
