@@ -1,10 +1,10 @@
 """The tokens-to-vectors assignment's catalogue: wrong implementations per part, and
-correct ones (``wrong_part1`` .. ``wrong_part3`` register the wrong entries with ``@wrong``).
+correct ones (``wrong_part1`` .. ``wrong_part6`` register the wrong entries with ``@wrong``).
 
 The contract names correct alternatives (tensor2tensor's column layout, GPT-J's pairing of
-dimensions, BLOOM's and MPT's forms of ALiBi): each scores full marks but for the one test
-that checks its convention, whose message must name the convention (``Correct.loses`` and
-``Correct.named``).
+dimensions, BLOOM's and MPT's forms of ALiBi, BPE-dropout with another number of draws):
+each scores full marks but for the one test that checks its convention, whose message must
+name the convention (``Correct.loses`` and ``Correct.named``).
 """
 
 import importlib
@@ -28,6 +28,9 @@ def rewritten(name: str, description: str, **convention) -> Correct:
                    **convention)
 
 
+# The one test that sees how many draws BPE-dropout takes, and in which order.
+DRAWS = ("part4::test_exact_output_and_draws_for_fixed_seeds",)
+
 CATALOGUE.correct = [
     Correct("reference", "the reference solution flattened into one .py file"),
     rewritten("p1_loops", "Part 1 with loops: a lookup and a one-hot row per ID, padding by "
@@ -45,8 +48,18 @@ CATALOGUE.correct = [
                            "negative value above the diagonal",
               loses=("part3::test_alibi_exact_form",),
               named=("a finite mask", "a constant added to each row")),
+    rewritten("draw_every_candidate", "BPE-dropout drawing once for every candidate of a "
+                                      "round, then using the best candidate's draw",
+              loses=DRAWS, named=("another number or order of draws",)),
+    rewritten("no_draw_at_p0", "BPE-dropout that skips the draw when p = 0 (nothing can be "
+                               "dropped)",
+              loses=DRAWS, named=("another number or order of draws",)),
+    rewritten("counter_segmentations", "dropout_segmentations returning its Counter (a dict) "
+                                       "without wrapping it in dict()"),
     rewritten("float32_positions", "the sinusoidal table, the frequencies and RoPE computed "
                                    "in float32 as exp(-ln(base) 2i/d), returned as float32"),
     Correct("notebook_style", "a notebook (.ipynb): checks inline, the papers' notation "
-                              "(div_term, torch-style RoPE), demo cells", notebook=True),
+                              "(div_term, torch-style RoPE, the BPE-dropout authors' loop, "
+                              "VQ-VAE's distances, GPT-2's bytes_to_unicode), demo cells",
+            notebook=True),
 ]
