@@ -4,9 +4,11 @@ The six readings of BPE-dropout that the contract names as wrong: a dropped merg
 (every occurrence of the pair sits out), every occurrence of the chosen pair merged at
 once, a loop that stops at the first drop, drops remembered after a merge, the merge list
 replayed once with each merge skipped with probability ``p``, and draws taken from the
-global ``random``. Besides them: the lowest position taken before the lowest rank, ``p``
-read as the chance to *keep* a merge, ``p`` left unchecked, and ``dropout_segmentations``
-with a new generator for every trial (every trial then draws the same numbers).
+global ``random``. Besides them: the lowest position taken before the lowest rank, a
+pair ranked by its last appearance in the list (GPT-2's ``dict(zip(merges, range(...)))``;
+no hidden merge list repeats a pair, so the entry carries ``gap``), ``p`` read as the
+chance to *keep* a merge, ``p`` left unchecked, and ``dropout_segmentations`` with a new
+generator for every trial (every trial then draws the same numbers).
 
 Most of these change only which segmentations come out how often, so their witnesses
 drive the loop with a *scripted* generator: its ``random()`` hands back a fixed list of
@@ -207,6 +209,18 @@ def p4_leftmost_before_lowest_rank(bug, ref):
     # (b, c) has the lower rank: BPE gives a bc, not ab c.
     differs(bug, ref, lambda ns: ns["bpe_dropout"]("abc", [("b", "c"), ("a", "b")], 0.0,
                                                    random.Random(0)))
+
+
+@wrong(4, "a pair's rank is its position in the list: dict(zip(merges, range(len(merges))))",
+       mutated(LOOP, "ranks = merge_ranks(merges)",
+               "ranks = {tuple(pair): rank for rank, pair in enumerate(merges)}"),
+       gap="part4::test_p0_is_bpe on a merge list that repeats a pair (no hidden list does, "
+           "so the first appearance and the last give the same ranks there)")
+def p4_rank_of_the_last_appearance(bug, ref):
+    # (b, c) comes first and again last: ranked by its first appearance it merges before
+    # (a, b); ranked by its last, after.
+    merges = [("b", "c"), ("a", "b"), ("b", "c")]
+    differs(bug, ref, lambda ns: ns["bpe_dropout"]("abc", merges, 0.0, random.Random(0)))
 
 
 @wrong(4, "p is the probability that a merge happens",

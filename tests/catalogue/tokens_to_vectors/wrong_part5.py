@@ -1,16 +1,16 @@
 """Part 5 (tokens beyond subwords): wrong implementations students hand in.
 
-ByT5's IDs without the end-of-sequence ID or shifted by 2 (as if only pad and end came
-first); a decoder that treats only a trailing end ID as special, or that drops a cut
-character where ``errors="replace"`` shows it; patches taken column by column, flattened
-channel first, or cut by a plain reshape (rows of pixels, not squares); codebook codes
-whose ties go to the largest index, or found through the ``(N, K, D)`` broadcast (right
-answers, 2.6 GB at the graded size: only the memory test catches it, and it is no timing
-test, so the entry is not ``timed``); GPT-2's incomplete tokens read as Latin-1, looked
-for only at a token's end, or listed in the vocabulary's order (which the hidden suite
-cannot tell from sorted: every vocabulary it passes lists its IDs in increasing order, so
-the entry carries ``gap``); unused IDs counted only up to the largest ID seen; and the
-attention factor left unsquared.
+ByT5's IDs without the end-of-sequence ID, shifted by 2 (as if only pad and end came
+first) or taken from code points rather than UTF-8 bytes; a decoder that treats only a
+trailing end ID as special, or that drops a cut character where ``errors="replace"`` shows
+it; patches taken column by column, flattened channel first, or cut by a plain reshape
+(rows of pixels, not squares); codebook codes whose ties go to the largest index, or found
+through the ``(N, K, D)`` broadcast (right answers, 2.6 GB at the graded size: only the
+memory test catches it, and it is no timing test, so the entry is not ``timed``); GPT-2's
+incomplete tokens read as Latin-1, looked for only at a token's end, or listed in the
+vocabulary's order (which the hidden suite cannot tell from sorted: every vocabulary it
+passes lists its IDs in increasing order, so the entry carries ``gap``); unused IDs
+counted only up to the largest ID seen; and the attention factor left unsquared.
 """
 
 import numpy as np
@@ -31,6 +31,12 @@ def byte_tokens(text):
        mutated(BYTES, " + [1]", ""))
 def p5_byte_tokens_without_the_end_id(bug, ref):
     differs(bug, ref, lambda ns: ns["byte_tokens"]("hi"))
+
+
+@wrong(5, "a byte-level model reads characters: each code point plus 3",
+       mutated(BYTES, 'byte + 3 for byte in text.encode("utf-8")', "ord(ch) + 3 for ch in text"))
+def p5_byte_tokens_code_points(bug, ref):
+    differs(bug, ref, lambda ns: ns["byte_tokens"]("é"))
 
 
 @wrong(5, "two IDs come before the bytes (pad and end), so each byte is shifted by 2",

@@ -2,10 +2,13 @@
 
 A KV cache that holds the keys only, a score matrix priced for one sequence whatever the
 batch, attention FLOPs that count a multiply-add as one operation or forget ``V``, a
-longest context rounded up or kept strictly under the memory, sizes left unchecked, a
-context priced by its characters rather than by the tokenizer's tokens, and two
-constants: Llama-3-8B with a KV head per query head (no grouped-query attention), and
-Llama-2-7B's cache at 4,096 tokens in GB where the question asks for GiB.
+longest context rounded up or kept strictly under the memory, sizes left unchecked (all
+of them in ``attention_flops``; ``batch`` and ``bytes_per_value`` in ``kv_cache_bytes``, and
+all of them in ``context_cost``: the hidden suite tries neither, so those two carry
+``gap``), a context priced by its characters rather than by the tokenizer's tokens, and three
+constants: Llama-3-8B with a KV head per query head (no grouped-query attention),
+Llama-2-7B's cache at 4,096 tokens in GB where the question asks for GiB, and the longest
+Llama-3-8B context in 80 GiB where the question says 80 GB.
 """
 
 from ..catalogue import differs
@@ -26,6 +29,20 @@ def kv_cache_bytes(n_layers, n_kv_heads, head_dim, seq_len, batch=1, bytes_per_v
        mutated(KV, "return 2 * n_layers", "return n_layers"))
 def p6_kv_cache_keys_only(bug, ref):
     differs(bug, ref, lambda ns: ns["kv_cache_bytes"](12, 12, 64, 1))
+
+
+@wrong(6, "the sizes to check are the model's; batch and bytes_per_value have defaults",
+       """
+def kv_cache_bytes(n_layers, n_kv_heads, head_dim, seq_len, batch=1, bytes_per_value=2):
+    for name, value in (("n_layers", n_layers), ("n_kv_heads", n_kv_heads),
+                        ("head_dim", head_dim), ("seq_len", seq_len)):
+        check_size(value, name)
+    return 2 * n_layers * n_kv_heads * head_dim * seq_len * batch * bytes_per_value
+""", gap="part6::test_sizes_must_be_positive_ints with a bad batch or bytes_per_value "
+         "(kv_cache_bytes(32, 8, 128, 10, 0) or bytes_per_value=0.5: every bad size it "
+         "passes is one of the first four)")
+def p6_kv_cache_defaults_unchecked(bug, ref):
+    differs(bug, ref, lambda ns: ns["kv_cache_bytes"](32, 8, 128, 10, 0))
 
 
 @wrong(6, "the score matrix is seq_len x seq_len per head; the batch does not enter",
@@ -100,6 +117,20 @@ def p6_context_cost_counts_characters(bug, ref):
     differs(bug, ref, lambda ns: ns["context_cost"]("hello", ns["byte_tokens"], 64, 2))
 
 
+@wrong(6, "context_cost only multiplies: the encoder's tokens are what can go wrong",
+       """
+def context_cost(text, encode, d_model, n_layers, bytes_per_value=2):
+    tokens = len(encode(text))
+    return {"tokens": tokens,
+            "kv_cache_bytes": 2 * n_layers * d_model * tokens * bytes_per_value,
+            "attention_flops": n_layers * 4 * tokens ** 2 * d_model}
+""", gap="part6::test_sizes_must_be_positive_ints with a call of context_cost "
+         "(context_cost('abc', byte_tokens, 0, 2): the test calls the other four functions "
+         "only)")
+def p6_context_cost_unchecked(bug, ref):
+    differs(bug, ref, lambda ns: ns["context_cost"]("abc", ns["byte_tokens"], 0, 2))
+
+
 @wrong(6, "Llama-3-8B has as many KV heads as query heads (32)",
        """
 Q_LLAMA3_8B_KV_BYTES_PER_TOKEN = 2 * 32 * 32 * 128 * 2
@@ -114,3 +145,11 @@ Q_LLAMA2_7B_KV_GIB_AT_4096 = 2 * 32 * 32 * 128 * 2 * 4_096 / 1e9
 """)
 def p6_llama2_cache_in_gb(bug, ref):
     differs(bug, ref, lambda ns: ns["Q_LLAMA2_7B_KV_GIB_AT_4096"])
+
+
+@wrong(6, "80 GB of GPU memory is 80 GiB",
+       """
+Q_LLAMA3_8B_MAX_CONTEXT_80GB = 80 * 2**30 // (2 * 32 * 8 * 128 * 2)
+""")
+def p6_llama3_context_in_80_gib(bug, ref):
+    differs(bug, ref, lambda ns: ns["Q_LLAMA3_8B_MAX_CONTEXT_80GB"])
