@@ -175,6 +175,8 @@ def test_bad_probabilities():
     for bad in (-0.01, 1.01, float("nan"), True, "0.5", None):
         with pytest.raises(ValueError):
             ref.bpe_dropout("ab", [("a", "b")], bad, random.Random(0))
+    for good in (0, 1, 0.25, np.float32(0.5), np.float64(0.5), np.int64(1)):
+        ref.bpe_dropout("ab", [("a", "b")], good, random.Random(0))
     with pytest.raises(ValueError):
         ref.dropout_segmentations("ab", [("a", "b")], 0.5, 0, 1)
 
