@@ -19,8 +19,11 @@ $(STAMP): pyproject.toml
 ## Instructor: regenerate the student release in assignments/ from source/ with nbgrader
 ## (nbgrader_config.py; nbgrader runs `alembic`, so .venv/bin goes on PATH), then write
 ## each release's preflight.py from the grader's extraction code (autograder/extract/ship.py).
+## An assignment whose data is built from the repository (source/NAME/make_data.py, offline)
+## gets it rebuilt first, so the release never ships data older than its builder.
 release: $(STAMP)
 	for a in $(A); do \
+	  if [ -f source/$$a/make_data.py ]; then $(PY) source/$$a/make_data.py || exit 1; fi; \
 	  PATH="$(CURDIR)/.venv/bin:$$PATH" $(PY) -m nbgrader generate_assignment $$a --force || exit 1; \
 	  $(PY) -m autograder.extract.ship assignments/$$a || exit 1; \
 	done

@@ -14,9 +14,10 @@ c.CourseDirectory.course_id = "tokenization-course"
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "assignments"
 # Instructor tools beside a source notebook stay out of the release (make_parallel.py
-# regenerates parallel.json with babel; students get the JSON).
+# regenerates parallel.json with babel, make_data.py builds an assignment's data from the
+# repository before `make release` copies it; students get the data).
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback",
-                            "make_parallel.py"]
+                            "make_parallel.py", "make_data.py"]
 
 # What a student sees in place of each "### BEGIN SOLUTION ... ### END SOLUTION" region
 # (indented like the region) and in place of a written answer.

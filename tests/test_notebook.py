@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "source" / "tokenization" / "tokenization.ipynb"
 TEST_ID = re.compile(r"test_part(\d)_\w+")
 # The plots each source notebook draws.
-IMAGES = {"tokenization": 2, "production_tokenizers": 5, "tokens_to_vectors": 5}
+IMAGES = {"tokenization": 2, "production_tokenizers": 5, "tokens_to_vectors": 9}
 
 
 def grading(cell) -> dict:

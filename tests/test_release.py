@@ -32,7 +32,7 @@ from tests.course import known
 
 ROOT = Path(__file__).resolve().parents[1]
 # Files beside a source notebook that stay out of the release (nbgrader_config.py).
-INSTRUCTOR_ONLY = {"make_parallel.py"}
+INSTRUCTOR_ONLY = {"make_parallel.py", "make_data.py"}
 # Files make release adds to each release (built from the grader: autograder/extract/ship.py).
 GENERATED = {"preflight.py"}
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")

@@ -155,6 +155,8 @@ def _encode(value: object) -> object:
     if isinstance(value, (set, frozenset)):
         return {"__set__": [_encode(v) for v in value]}
     if isinstance(value, dict):
+        if set(map(type, value)) <= SCALARS and set(map(type, value.values())) <= SCALARS:
+            return {"__dict__": [list(pair) for pair in value.items()]}  # a vocabulary at once
         return {"__dict__": [[_encode(k), _encode(v)] for k, v in value.items()]}
     if arrays.is_array(value):
         return arrays.to_wire(value)

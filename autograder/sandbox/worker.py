@@ -128,6 +128,8 @@ class Objects:
             if tag == "__set__":
                 return {self.decode(v) for v in inner}
             if tag == "__dict__":
+                if all(type(k) in _SCALARS and type(v) in _SCALARS for k, v in inner):
+                    return dict(inner)  # plain pairs (a vocabulary): nothing to undo
                 return {self.decode(k): self.decode(v) for k, v in inner}
             if tag == "__remote__":
                 return self.by_id[inner]

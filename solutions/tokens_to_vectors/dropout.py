@@ -10,6 +10,7 @@ Left out: end-of-word symbols, byte-level alphabets, caching (a cache would defe
 point: each call must sample anew) and vocabularies (the pieces are strings).
 """
 
+import numbers
 import random
 from collections import Counter
 
@@ -17,9 +18,10 @@ from .embedding import check_size
 
 
 def check_probability(p: object) -> float:
-    """``p`` as a float if it is a real number in ``[0, 1]`` (``bool`` refused), else
-    ``ValueError``."""
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+    """``p`` as a float if it is a real number in ``[0, 1]`` (``bool`` refused, numpy's
+    floats and ints accepted: ``np.float32`` is no subclass of ``float``), else
+    ``ValueError``. NaN fails both comparisons and is refused too."""
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
         raise ValueError(f"the dropout probability p must be a number in [0, 1], got {p!r}")
     return float(p)
 

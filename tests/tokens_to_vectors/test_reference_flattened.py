@@ -2,6 +2,8 @@
 out at a time (``autograder/sandbox/reference.py``). Each module may use only names of the modules
 before it, so every part but the graded one must still load and work on its own."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -22,6 +24,20 @@ CALLS = {  # one call of each function and what the package returns for it
     "apply_rope": (np.ones((3, 4)), [0, 1, 2]),
     "alibi_slopes": (12,),
     "alibi_bias": (3, 4),
+    # p = 0 gives the same pieces however far the shared generator has advanced
+    "bpe_dropout": ("abab", [("a", "b"), ("ab", "ab")], 0.0, random.Random(0)),
+    "dropout_segmentations": ("abab", [("a", "b"), ("ab", "ab")], 0.5, 50, 7),
+    "byte_tokens": ("é!",),
+    "byte_detokenize": ([107, 2, 3, 1],),
+    "patchify": (np.arange(48).reshape(4, 4, 3), 2),
+    "vq_tokenize": (np.eye(3), np.eye(3)[::-1]),
+    "incomplete_utf8_tokens": ({"a": 0, "Ã": 1, "Ã©": 2},),  # "Ã" is the byte 0xC3 alone
+    "unused_tokens": ([0, 3, 3], 5),
+    "kv_cache_bytes": (12, 12, 64, 1),
+    "attention_score_bytes": (12, 1_024),
+    "attention_flops": (1_024, 768, 12),
+    "max_context": (10**9, 32, 8, 128),
+    "context_cost": ("to be", list, 8, 2),
 }
 
 
