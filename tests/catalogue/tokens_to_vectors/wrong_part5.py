@@ -5,7 +5,7 @@ first) or taken from code points rather than UTF-8 bytes; a decoder that treats 
 trailing end ID as special, or that drops a cut character where ``errors="replace"`` shows
 it; patches taken column by column, flattened channel first, or cut by a plain reshape
 (rows of pixels, not squares); codebook codes whose ties go to the largest index, or found
-through the ``(N, K, D)`` broadcast (right answers, 2.6 GB at the graded size: only the
+through the ``(N, K, D)`` broadcast (right answers, 1,000 MiB at the graded size: only the
 memory test catches it, and it is no timing test, so the entry is not ``timed``); GPT-2's
 incomplete tokens read as Latin-1, looked for only at a token's end, or listed in the
 vocabulary's order (which the hidden suite cannot tell from sorted: every vocabulary it
