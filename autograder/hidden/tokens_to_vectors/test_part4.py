@@ -46,8 +46,11 @@ RESULT_FIRST = [("ab", "c"), ("abc", "d"), ("a", "b"), ("c", "d"), ("d", "ab")]
 WORDS_LEARNED = ["lower", "newest", "widest", "low", "newer", "slower", "x", ""]
 WORDS_ARBITRARY = ["abcabc", "abca", "cabab", "aaaa", "aaaaaaa", "bcbc", "abab", "a"]
 WORDS_RESULT_FIRST = ["abcd", "abcabc", "dabc", "cdab", "ab"]
+# A pair listed twice: its rank is its first appearance (a dict built from the list in
+# order keeps the last one).
+REPEATED_PAIR = [("b", "c"), ("a", "b"), ("b", "c")]
 LISTS = ((LEARNED, WORDS_LEARNED), (ARBITRARY, WORDS_ARBITRARY),
-         (RESULT_FIRST, WORDS_RESULT_FIRST))
+         (RESULT_FIRST, WORDS_RESULT_FIRST), (REPEATED_PAIR, ["abc", "abcbc"]))
 FIXED = [(word, merges, p, seed)
          for merges, words in ((LEARNED, WORDS_LEARNED[:5]), (ARBITRARY, WORDS_ARBITRARY[:5]))
          for word in words for p, seed in ((0.1, 11), (0.5, 12), (0.0, 13))]

@@ -44,7 +44,9 @@ GPT2_VOCAB = json.loads((Path(ref.__file__).parent / "data" / "gpt2" / "vocab.js
 # Expected answers worked out once, at import (the scoring process imports the suite once
 # per run and forks a grading from it).
 SMALL_VOCAB = {"a": 0, "Ġb": 1, "Ã": 2, "Ã©": 3, "âĢ": 4, "âĢĻ": 5, "ð": 6}
+REVERSED_VOCAB = dict(reversed(SMALL_VOCAB.items()))  # IDs listed from the largest down
 INCOMPLETE = {"small": ref.incomplete_utf8_tokens(SMALL_VOCAB),
+              "reversed": ref.incomplete_utf8_tokens(REVERSED_VOCAB),
               "GPT-2": ref.incomplete_utf8_tokens(GPT2_VOCAB)}
 TEXTS = ["", "hello", "naïve café", "tokens 🙂 cost", "日本語のテキスト", "a\tb\nc", "\x00\x7f"]
 
@@ -162,7 +164,8 @@ def test_incomplete_utf8_tokens(student):
     """incomplete_utf8_tokens: GPT-2's 344 tokens whose bytes are not valid UTF-8 alone"""
     failures = Failures()
     for vocab, key, what in ((SMALL_VOCAB, "small", "a small GPT-2 style vocabulary"),
-                             (GPT2_VOCAB, "GPT-2", "GPT-2's")):
+                             (REVERSED_VOCAB, "reversed", "a vocabulary listed from its "
+                              "largest ID down"), (GPT2_VOCAB, "GPT-2", "GPT-2's")):
         with failures.case():
             got = expect_ids(student.call("incomplete_utf8_tokens", vocab),
                              f"incomplete_utf8_tokens({what})")

@@ -114,10 +114,17 @@ def test_sizes_must_be_positive_ints(student):
     calls = [("kv_cache_bytes", (0, 8, 128, 10)), ("kv_cache_bytes", (32, 8, 128, -1)),
              ("kv_cache_bytes", (32, 8, 12.5, 10)), ("attention_score_bytes", (True, 10)),
              ("attention_flops", (0, 64, 2)), ("attention_flops", (10, 64.0, 2)),
-             ("max_context", (-5, 32, 8, 128)), ("max_context", (10**9, 32, 0, 128))]
+             ("max_context", (-5, 32, 8, 128)), ("max_context", (10**9, 32, 0, 128)),
+             ("kv_cache_bytes", (32, 8, 128, 10, 0)), ("kv_cache_bytes", (32, 8, 128, 10, 1, 0.5))]
     for name, args in calls:
         with failures.case():
             expect_raises("ValueError", f"{name}{args}", student.call, name, *args)
+    encode = handle(student, "byte_tokens")
+    for args in (("abc", encode, 0, 2), ("abc", encode, 64, -1), ("abc", encode, 64, 2, 0)):
+        with failures.case():
+            shown = ("'abc'", "byte_tokens", *map(str, args[2:]))
+            expect_raises("ValueError", f"context_cost({', '.join(shown)})", student.call,
+                          "context_cost", *args)
     failures.report()
 
 

@@ -6,7 +6,7 @@ once, a loop that stops at the first drop, drops remembered after a merge, the m
 replayed once with each merge skipped with probability ``p``, and draws taken from the
 global ``random``. Besides them: the lowest position taken before the lowest rank, a
 pair ranked by its last appearance in the list (GPT-2's ``dict(zip(merges, range(...)))``;
-no hidden merge list repeats a pair, so the entry carries ``gap``), ``p`` read as the
+one hidden merge list repeats a pair for it), ``p`` read as the
 chance to *keep* a merge, ``p`` left unchecked, and ``dropout_segmentations`` with a new
 generator for every trial (every trial then draws the same numbers).
 
@@ -213,9 +213,7 @@ def p4_leftmost_before_lowest_rank(bug, ref):
 
 @wrong(4, "a pair's rank is its position in the list: dict(zip(merges, range(len(merges))))",
        mutated(LOOP, "ranks = merge_ranks(merges)",
-               "ranks = {tuple(pair): rank for rank, pair in enumerate(merges)}"),
-       gap="part4::test_p0_is_bpe on a merge list that repeats a pair (no hidden list does, "
-           "so the first appearance and the last give the same ranks there)")
+               "ranks = {tuple(pair): rank for rank, pair in enumerate(merges)}"))
 def p4_rank_of_the_last_appearance(bug, ref):
     # (b, c) comes first and again last: ranked by its first appearance it merges before
     # (a, b); ranked by its last, after.

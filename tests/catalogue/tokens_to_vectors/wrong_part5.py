@@ -8,8 +8,7 @@ it; patches taken column by column, flattened channel first, or cut by a plain r
 through the ``(N, K, D)`` broadcast (right answers, 1,000 MiB at the graded size: only the
 memory test catches it, and it is no timing test, so the entry is not ``timed``); GPT-2's
 incomplete tokens read as Latin-1, looked for only at a token's end, or listed in the
-vocabulary's order (which the hidden suite cannot tell from sorted: every vocabulary it
-passes lists its IDs in increasing order, so the entry carries ``gap``); unused IDs
+vocabulary's order (one hidden vocabulary lists its IDs from the largest down); unused IDs
 counted only up to the largest ID seen; and the attention factor left unsquared.
 """
 
@@ -199,10 +198,7 @@ def p5_incomplete_tokens_only_cut_at_the_end(bug, ref):
 
 
 @wrong(5, "the IDs come out in the vocabulary's order, which is already sorted",
-       mutated(INCOMPLETE, "return sorted(broken)", "return broken"),
-       gap="part5::test_incomplete_utf8_tokens on a vocabulary whose IDs are not in "
-           "insertion order (GPT-2's vocab.json and the small vocabulary both list IDs in "
-           "increasing order, so an unsorted answer is the sorted one there)")
+       mutated(INCOMPLETE, "return sorted(broken)", "return broken"))
 def p5_incomplete_tokens_in_vocabulary_order(bug, ref):
     differs(bug, ref, lambda ns: ns["incomplete_utf8_tokens"]({"Ã": 2, "a": 0, "ð": 1}))
 
