@@ -37,5 +37,5 @@ c.FileNameCollectorPlugin.named_regexp = (
 )
 c.FileNameCollectorPlugin.valid_ext = [".ipynb", ".py"]
 
-# A class on one server shares an exchange folder (see README, "Running a course"): set
+# A class on one server shares an exchange folder (see docs/instructors.md): set
 # c.Exchange.root here and in the students' Jupyter configuration, e.g. /srv/nbgrader/exchange.

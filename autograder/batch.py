@@ -51,7 +51,8 @@ class Cores:
     when another part stands in (each call of the reference is one more round trip).
     When the two run on different cores, every answer wakes a process on the other
     core, and on this repository's 2-core VM such a round trip costs about 60 µs of CPU
-    against 12 µs on one core (README, Performance, stops 38 and 39). So when a batch
+    against 12 µs on one core (two processes passing a 50-byte message back and forth over
+    pipes; ``docs/performance.md``). So when a batch
     grades several submissions at once, the machine's CPUs are dealt into one group per
     job (``--jobs 2`` on two cores: a core each; on eight, four each), and each grading
     keeps to the group the fewest running gradings use when it starts.
@@ -241,8 +242,8 @@ def grade_all(
             on_done(results[-1], len(results), len(subs))
 
     # A grading the machine failed (``machine_failed``) may have lacked what a classmate
-    # graded at the same time held: a stop-39 attack filled the system's table of open
-    # files with mappings, and other students' workers failed to start. Graded again, one
+    # graded at the same time held: an attack that filled the system's table of open
+    # files with mappings made other students' workers fail to start. Graded again, one
     # at a time, once the rest of the batch is done, a grade does not depend on who was
     # graded beside it. (Two hostile submissions that failed each other are graded again
     # too, each alone: they cost their own time twice, no one else's grade.)

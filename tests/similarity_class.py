@@ -1,4 +1,4 @@
-"""Generate a class for timing ``python -m autograder similarity`` (issue 25: 300 students).
+"""Generate a class for timing ``python -m autograder similarity`` (300 students, say).
 
 ``python -m tests.similarity_class ASSIGNMENT N OUT`` writes ``OUT/<student>/ASSIGNMENT/
 ASSIGNMENT.py`` for N students. Each student takes every part from one of the

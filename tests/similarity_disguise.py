@@ -1,4 +1,4 @@
-"""Disguise a copied submission the way a student hiding a copy would (issue 25).
+"""Disguise a copied submission the way a student hiding a copy would.
 
 ``disguise(source, keep)`` renames every local variable and parameter (``self`` aside)
 and every top-level helper not in ``keep`` (the graded names), reverses the order of the

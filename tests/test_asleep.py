@@ -175,7 +175,7 @@ def test_a_load_that_sleeps_is_stopped_after_the_sleep_limit(tmp_path):
 def test_a_wrapped_patience_keeps_its_whole_grant(monkeypatch):
     """A timing block's deadline has no cap, so its window is also the CPU a stand-in call
     the scorer serves may use (``Deadline.most``): the watch must not cut it to a look's
-    quarter second (review of stop 35: honest runs on a loaded machine would fail)."""
+    quarter second (honest runs on a loaded machine would then fail)."""
     watch, clock = watch_with([(1, 500), (1, 600), (1, 600)], monkeypatch)
     watch.then = lambda: 3.0
     assert watch() == 3.0 and watch() == 3.0  # moving, then the first still look

@@ -115,7 +115,7 @@ def test_a_file_that_changed_after_it_was_grouped_does_not_grade_its_twin(tmp_pa
 def test_a_grading_the_machine_failed_is_graded_again_once_the_others_are_done(
         monkeypatch, tmp_path, reference_file):
     # A classmate's submission filled the system's file table and ann's worker could not
-    # start (stop 39's attack): ann is graded again after the rest, and told why. cy's
+    # start (an attack seen on a real batch): ann is graded again after the rest, and told why. cy's
     # second grading fails too: reported as it is. dee's crash is her own: graded once.
     for name in ("bo", "cy", "dee"):
         (tmp_path / f"{name}.py").write_bytes(reference_file.read_bytes() + f"# {name}\n".encode())

@@ -1,4 +1,5 @@
-"""The README's course workflow, command by command, as an instructor, students and a TA run it.
+"""The course workflow of docs/instructors.md, command by command, as an instructor, students
+and a TA run it.
 
 One course on one server with a shared exchange folder: the instructor generates and
 releases the assignment, two students fetch it and submit (one a notebook, one a ``.py``
@@ -6,11 +7,11 @@ file), a third student's file arrives from an LMS download through ``zip_collect
 collects, grades in our sandbox, hands off, grades the reflections (as formgrader saves
 them), hands off again for the feedback pages, exports, and releases the feedback, which a
 student fetches. Then a late resubmission: ``collect --update``, grade, hand off, export.
-Every command is the real one in a subprocess, in the folder the README says; the staff's
-commands are the steps of ``course.sh``, which the README names (``sh course.sh STEP NAME``)
+Every command is the real one in a subprocess, in the folder the guide says; the staff's
+commands are the steps of ``course.sh``, which the guide names (``sh course.sh STEP NAME``)
 and these tests run, so the two cannot drift apart.
 
-The second test is the README as a TA lives it in this checkout, for every assignment: a
+The second test is the guide as a TA lives it in this checkout, for every assignment: a
 scratch copy holding the committed release and no gradebook, two LMS downloads collected
 with the documented ``zip_collect`` pattern, graded, handed off and exported.
 """
@@ -33,6 +34,7 @@ from tests.course import known, load
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "autograder" / "handoff" / "course.sh"
+GUIDE = ROOT / "docs" / "instructors.md"  # names the steps, in order
 BIN = Path(sys.executable).parent
 A = "tokenization"
 COURSE_ID = "tokenization-course"
@@ -40,7 +42,7 @@ COURSE_ID = "tokenization-course"
 
 def sh(*cmd: object, cwd: Path, user: str = "instructor", config: Path | None = None,
        ok: bool = True) -> subprocess.CompletedProcess:
-    """Run a README command as ``user`` (on a server, nbgrader names a submission after
+    """Run a command of the guide as ``user`` (on a server, nbgrader names a submission after
     the login; here everyone is one login, so students pass ``--student``)."""
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "USER": user,
            "LOGNAME": user, "HOME": str(cwd)}
@@ -54,13 +56,13 @@ def sh(*cmd: object, cwd: Path, user: str = "instructor", config: Path | None = 
 
 
 def step(name: str, assignment: str, cwd: Path) -> subprocess.CompletedProcess:
-    """One step of ``course.sh``, as the README says to run it (in the course folder)."""
+    """One step of ``course.sh``, as the guide says to run it (in the course folder)."""
     return sh("sh", cwd / "course.sh", name, assignment, cwd=cwd)
 
 
-def readme_steps() -> list[str]:
-    """The ``course.sh`` steps the README names, in its order, each once."""
-    found = re.findall(r"sh course\.sh ([a-z_]+) ", (ROOT / "README.md").read_text())
+def guide_steps() -> list[str]:
+    """The ``course.sh`` steps the guide names, in its order, each once."""
+    found = re.findall(r"sh course\.sh ([a-z_]+) ", GUIDE.read_text(encoding="utf-8"))
     return list(dict.fromkeys(found))
 
 
@@ -88,7 +90,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     course = base / "course"
     shutil.copytree(ROOT / "source", course / "source")
     shutil.copy(SCRIPT, course / "course.sh")  # what `sh course.sh` runs below
-    # the README's one-server exchange: the same two lines for the course and the students
+    # the guide's one-server exchange: the same two lines for the course and the students
     setting = f"c.Exchange.root = {str(exchange)!r}\nc.CourseDirectory.course_id = {COURSE_ID!r}\n"
     (course / "nbgrader_config.py").write_text(
         (ROOT / "nbgrader_config.py").read_text() + "\n" + setting)
@@ -106,7 +108,7 @@ def home(world: dict[str, Path], user: str) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)  # some twenty nbgrader commands: 5 min at load average 10
-def test_the_readme_workflow_end_to_end(world) -> None:
+def test_the_course_workflow_end_to_end(world) -> None:
     course, students = world["course"], world["students"]
     # instructor: make the assignment and release it to the exchange
     step("generate", A, course)
@@ -167,15 +169,15 @@ def test_the_readme_workflow_end_to_end(world) -> None:
     assert grades_of(course, "alice")["reflection"] == (None, 4.5, True)
 
 
-def test_the_readme_names_every_step_of_the_script_and_no_other() -> None:
-    assert set(readme_steps()) == script_steps()
+def test_the_guide_names_every_step_of_the_script_and_no_other() -> None:
+    assert set(guide_steps()) == script_steps()
     assert {"generate", "zip_collect", "grade", "handoff", "export"} <= script_steps()
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", known())
-def test_the_readme_workflow_in_a_checkout_for_every_assignment(name: str, tmp_path) -> None:
+def test_the_course_workflow_in_a_checkout_for_every_assignment(name: str, tmp_path) -> None:
     course = tmp_path / "checkout"
     for folder in ("source", "assignments"):
         shutil.copytree(ROOT / folder, course / folder)
@@ -187,7 +189,7 @@ def test_the_readme_workflow_in_a_checkout_for_every_assignment(name: str, tmp_p
     shutil.copy(ROOT / "assignments" / name / f"{name}.ipynb",
                 archive / f"stub_LATE_21_22_{name}.ipynb")
     wanted = ["generate", "zip_collect", "grade", "handoff", "export"]
-    for name_of_step in [s for s in readme_steps() if s in wanted]:
+    for name_of_step in [s for s in guide_steps() if s in wanted]:
         done = step(name_of_step, name, course)
         assert done.stdout.startswith("+ "), done.stdout  # it shows the command it runs
         if name_of_step == "generate":  # the committed release, and now its gradebook

@@ -167,8 +167,8 @@ def test_a_submission_that_steals_the_reference_scores_zero_on_gradescope(bundle
 
 
 def test_gradescope_workers_run_with_the_chosen_hash_seed(bundle, tmp_path):
-    """Part 2's encoder is right only under the main worker's seed (issue 23: before,
-    every worker had a random one and this scored Part 2 at random)."""
+    """Part 2's encoder is right only under the main worker's seed (a worker with a
+    random seed would score Part 2 at random)."""
     from autograder.suite.fixtures import HASH_SEED
     from tests.test_hash_seed import hash_under
 

@@ -1,4 +1,4 @@
-"""Every worker runs with exactly the hash seed the grader chose (issue 23, item 1).
+"""Every worker runs with exactly the hash seed the grader chose.
 
 Before, workers started with ``python -I``, which ignores ``PYTHONHASHSEED``: each got a
 random seed, so a submission that took a pair in set order scored differently on every

@@ -1,5 +1,5 @@
 """The course loop of an assignment without a written reflection, with a student who did
-not submit it (issue 27): grade, reports, nbgrader hand-off, feedback page.
+not submit it: grade, reports, nbgrader hand-off, feedback page.
 
 One ``production_tokenizers`` course (its gradebook made by nbgrader's own
 ``generate_assignment``): ``stub`` submits the release notebook unchanged (graded for real,

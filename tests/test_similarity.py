@@ -1,4 +1,4 @@
-"""``python -m autograder similarity``: copies rank above independent work (issue 25).
+"""``python -m autograder similarity``: copies rank above independent work.
 
 The class is built from the catalogue: the reference and the differently built correct
 implementations are independent work; disguised copies of some of them

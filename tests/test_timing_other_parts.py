@@ -18,7 +18,7 @@ Why the memo stays on in timed runs: without it, an encoder that calls ``merge_p
 once per word (no cache: correct, and common) pays a round trip per word, 414 us each at
 load 5, so 16,000 words took 6.6 s, past a request's 5 s: a false failure under load.
 A trainer over every occurrence that calls a wrong part's stand-in can still look
-faster than it is; that is lenient, and documented in the README.
+faster than it is; that is lenient, and documented in docs/grading.md.
 """
 
 from pathlib import Path

@@ -9,6 +9,7 @@ import pytest
 
 from autograder.suite.timers import is_timing_test, timing_tests
 from autograder.validity import mutation
+from autograder.validity.common import measured_on
 from autograder.validity.mutants import mutants, original_source
 from tests.course import PRODUCTION, TOKENIZATION
 
@@ -84,6 +85,7 @@ def test_tiny_mutation_run_end_to_end(tmp_path):
     assert text.startswith("# Mutation testing of the hidden suite: tokenization")
     assert "PARTIAL RUN: 3 of" in text
     assert "Killed 3 / 3" in text
+    assert f"Measured {measured_on()}." in text  # the day and the machine, not a work round
 
 
 def test_a_wrong_submission_is_ok_only_when_a_timing_test_of_its_part_caught_every_run():
@@ -103,6 +105,7 @@ def test_a_wrong_submission_is_ok_only_when_a_timing_test_of_its_part_caught_eve
         ratios[name]["part3::test_scan"] += [9.0] * caught
     seconds = defaultdict(list)
     text = report(PRODUCTION, outcomes, ratios, seconds, 60.0, 3, 2, ("v", "v"), wrong=files)
+    assert f"Measured {measured_on()}." in text  # the day and the machine, not a work round
     rows = {line.split(" | ")[0]: line for line in text.splitlines()
             if line.startswith("| p3_")}
     assert rows["| p3_always.py"].endswith(

@@ -23,8 +23,9 @@ from .read import Chunk, SubmissionError, read_submission
 from .split import Statement, StudentCode, split_code
 
 # Limits of the extraction process. A real notebook takes about 30 MB and 0.1 s; one with
-# a 10 MB corpus pasted in, about 150 MB and 1 s (extraction is linear in the file's size;
-# ``read.MAX_SOURCE_BYTES`` refuses what is absurd before any of it is parsed).
+# a 10 MB corpus pasted in, about 150 MB and 1 s (extraction is linear in the size of the
+# source; a notebook's outputs are stepped over, never held: ``notebook.py``; the size
+# limits in ``read.py`` refuse what is absurd before any of it is parsed).
 EXTRACT_MEMORY = 512 * 1024**2  # bytes of address space
 EXTRACT_CPU = 20  # seconds: SIGXCPU ends the child then (its hard limit is a little later)
 EXTRACT_TIMEOUT = 30.0  # seconds of wall time, at most

@@ -19,7 +19,8 @@ in between it shows
 It holds no hidden tests and no reference solution: the hidden grader checks the same
 behaviours more thoroughly, part by part, so passing here is necessary, not sufficient.
 Exit status: 0 when nothing needs attention, 1 otherwise, 2 when the notebook cannot be read.
-The extraction rules are the grader's own code, copied in when the course builds this file.
+The notebook reader and the extraction rules are the grader's own code, copied in when the
+course builds this file.
 """
 
 import json
@@ -29,6 +30,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+from .notebook import read_cells
 from .rules import KEEP_RULE, is_test_cell, split_chunks, strip_ipython
 
 # Seconds the visible tests may take in the fresh process.
@@ -38,8 +40,10 @@ WIDTH = 88
 
 
 def notebook_cells(path: Path) -> list[tuple[int, str, bool]]:
-    """``(cell number, source without IPython lines, is a test cell)`` of each code cell."""
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    """``(cell number, source without IPython lines, is a test cell)`` of each code cell,
+    read as the grader reads them (outputs skipped, the grader's size limits)."""
+    with path.open("rb") as file:
+        cells = read_cells(file, path.name)
     out = []
     for number, cell in enumerate(cells, start=1):
         if cell.get("cell_type") != "code":

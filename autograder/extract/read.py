@@ -6,27 +6,31 @@ shell escapes, help queries), which is not Python. A ``.py`` file is one chunk;
 if it does not parse as a whole, it is cut at jupytext / nbconvert cell markers
 so that one broken cell does not cost the rest.
 
-A file over ``MAX_SOURCE_BYTES`` (50 MB) is refused with a message saying so, before it
-is read. A file is read only if it is a regular file reached without following a link at its
-last step (``O_NOFOLLOW``; the collector never hands over links anyway). A notebook
-must have nbformat 4's shape where the grader relies on it: an object with a list of
-``cells``, each an object with a ``cell_type`` string, ``source`` as text or a list of
-text lines, ``metadata`` (and its ``nbgrader`` entry) an object. Any other shape (an
-nbformat 3 file, a list, nesting too deep to decode) is a ``SubmissionError`` that names
-the cell and what is wrong, so the student's row says how to fix it.
+A notebook's outputs never cost its code: ``notebook.read_cells`` reads a notebook as a
+stream and holds its cells without their outputs, so a correct notebook that printed a
+corpus is graded like the same notebook cleared. The limits are the source's:
+``MAX_SOURCE_BYTES`` (50 MB) of a ``.py`` file, or of a notebook's cells outside their
+outputs; and a notebook file of at most ``MAX_NOTEBOOK_BYTES`` (500 MB) in all. A file over
+its limit is refused, with a message saying which, before it is read (its size says so) or
+as soon as the limit is passed. A file is read only if it is a regular file reached
+without following a link at its last step (``O_NOFOLLOW``; the collector never hands over
+links anyway). A notebook must have nbformat 4's shape where the grader relies on it: an
+object with a list of ``cells``, each an object with a ``cell_type`` string, ``source`` as
+text or a list of text lines, ``metadata`` (and its ``nbgrader`` entry) an object. Any
+other shape (an nbformat 3 file, a list, nesting too deep to decode) is a
+``SubmissionError`` that names the cell and what is wrong, so the student's row says how to
+fix it.
 """
 
-import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
+from .notebook import MAX_NOTEBOOK_BYTES, MAX_SOURCE_BYTES, UnreadableNotebook, read_cells, too_big
 from .rules import is_test_cell, parse, strip_ipython
-
-# Bigger than this is no submission (a notebook with a 10 MB corpus pasted in is graded;
-# extraction is linear, about 0.1 s per MB): refused before it is read.
-MAX_SOURCE_BYTES = 50 * 1000**2
 
 # Cell markers written by jupytext (# %%) and nbconvert --to script (# In[ ]:).
 _CELL_MARKER = re.compile(r"^# (%%|In\[[ \d]*\]:)", re.MULTILINE)
@@ -44,21 +48,32 @@ class Chunk:
     origin: str  # "cell 7" or "lines 1-40"
 
 
-def _read_text(path: Path) -> str:
-    """The file's text (UTF-8, a byte-order mark allowed), never through a final link."""
+def _open(path: Path, limit: int, too_big: Callable[[int], str]) -> BinaryIO:
+    """``path`` open for reading in binary, never through a final link; refused unread with
+    the message ``too_big(size)`` when its size is over ``limit``."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
         raise SubmissionError(f"{path.name} cannot be opened ({exc.strerror})") from exc
-    with os.fdopen(fd, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size > MAX_SOURCE_BYTES:
-            raise SubmissionError(f"{path.name} is {size / 1000**2:.0f} MB; the grader reads "
-                                  f"files of at most {MAX_SOURCE_BYTES // 1000**2} MB (is "
-                                  "data saved in the notebook? clear its outputs)")
+    handle = os.fdopen(fd, "rb")
+    size = os.fstat(fd).st_size
+    if size > limit:
+        handle.close()
+        raise SubmissionError(too_big(size))
+    return handle
+
+
+def _read_text(path: Path) -> str:
+    """A ``.py`` file's text (UTF-8, a byte-order mark allowed)."""
+    def over(size: int) -> str:
+        return (f"{path.name} is {size / 1000**2:.0f} MB; the grader reads files of at most "
+                f"{MAX_SOURCE_BYTES // 1000**2} MB (is data pasted into it? read it from a "
+                "file instead)")
+
+    with _open(path, MAX_SOURCE_BYTES, over) as handle:
         data = handle.read(MAX_SOURCE_BYTES + 1)
-        if len(data) > MAX_SOURCE_BYTES:
-            raise SubmissionError(f"{path.name} is over {MAX_SOURCE_BYTES // 1000**2} MB")
+    if len(data) > MAX_SOURCE_BYTES:
+        raise SubmissionError(f"{path.name} is over {MAX_SOURCE_BYTES // 1000**2} MB")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -85,27 +100,17 @@ def _cell_problem(cell: object) -> str | None:
 
 
 def _notebook_cells(path: Path) -> list:
-    """The ``cells`` of a notebook whose shape the grader can rely on."""
-    unreadable = f"{path.name} is not a readable notebook"
-    try:
-        notebook = json.loads(_read_text(path))
-    except ValueError as exc:
-        raise SubmissionError(f"{unreadable}: {exc}") from exc
-    except RecursionError:
-        raise SubmissionError(f"{unreadable}: its JSON is nested too deeply") from None
-    if not isinstance(notebook, dict):
-        raise SubmissionError(f"{unreadable}: it holds a JSON {type(notebook).__name__}, "
-                              "not an object with 'cells'")
-    if "cells" not in notebook and ("worksheets" in notebook or notebook.get("nbformat") == 3):
-        raise SubmissionError(f"{path.name} is an nbformat 3 notebook; open it in Jupyter "
-                              "and save it again (nbformat 4)")
-    cells = notebook.get("cells")
-    if not isinstance(cells, list):
-        raise SubmissionError(f"{unreadable}: it has no list of 'cells'")
+    """The ``cells`` of a notebook whose shape the grader can rely on, without outputs."""
+    with _open(path, MAX_NOTEBOOK_BYTES, lambda size: too_big(path.name)) as handle:
+        try:
+            cells = read_cells(handle, path.name)
+        except UnreadableNotebook as exc:
+            raise SubmissionError(str(exc)) from None
     for index, cell in enumerate(cells, start=1):
         problem = _cell_problem(cell)
         if problem:
-            raise SubmissionError(f"{unreadable}: cell {index} {problem}")
+            raise SubmissionError(f"{path.name} is not a readable notebook: cell {index} "
+                                  f"{problem}")
     return cells
 
 

@@ -1,8 +1,10 @@
 """Build the students' ``preflight.py`` from the grader's own extraction code.
 
-The shipped file is ``preflight.py`` of this package (the student's front end) with its
-``from .rules import ...`` replaced by the whole of ``rules.py`` (the rules the grader
-applies), under a header saying it is generated. The repository holds the logic once:
+The shipped file is ``preflight.py`` of this package (the student's front end) with each of
+its imports from this package (``from .notebook import ...``, ``from .rules import ...``)
+replaced by the whole of that module (how the grader reads a notebook, the rules it
+applies), under a header saying it is generated. Those modules import the standard library
+only, so the file runs wherever Python does. The repository holds the logic once:
 ``make release`` writes the file into each assignment's release (committed, because a
 course server hands students the release folder; ``tests/test_preflight.py`` checks the
 committed copy is fresh) and ``make student-bundle`` puts a fresh build in each zip.
@@ -30,15 +32,18 @@ def _without_docstring(source: str) -> list[str]:
 def preflight_source() -> str:
     """The text of the students' ``preflight.py``."""
     front = (HERE / "preflight.py").read_text(encoding="utf-8")
-    rules = (HERE / "rules.py").read_text(encoding="utf-8")
     lines = front.splitlines(keepends=True)
-    (imported,) = [node for node in ast.parse(front).body
-                   if isinstance(node, ast.ImportFrom) and node.module == "rules"]
-    inlined = ["# --- the grader's extraction rules ---\n",
-               *_without_docstring(rules),
-               "# --- end of the grader's extraction rules ---\n"]
-    return "".join([HEADER, *lines[:imported.lineno - 1], *inlined,
-                    *lines[imported.end_lineno:]])
+    imports = [node for node in ast.parse(front).body
+               if isinstance(node, ast.ImportFrom) and node.level == 1]
+    out, done = [HEADER], 0
+    for node in imports:
+        module = (HERE / f"{node.module}.py").read_text(encoding="utf-8")
+        out += [*lines[done:node.lineno - 1],
+                f"# --- the grader's {node.module}.py ---\n",
+                *_without_docstring(module),
+                f"# --- end of the grader's {node.module}.py ---\n"]
+        done = node.end_lineno
+    return "".join([*out, *lines[done:]])
 
 
 def main(argv: list[str]) -> int:

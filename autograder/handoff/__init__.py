@@ -1,7 +1,7 @@
 """Hand our autograde to nbgrader, so that one ``nbgrader export`` holds everything.
 
-The whole path, run in the course folder (the folder with ``nbgrader_config.py``; the
-README's "Running a course" section has every command):
+The whole path, run in the course folder (the folder with ``nbgrader_config.py``;
+``docs/instructors.md`` has every command):
 
 1. ``nbgrader collect NAME`` (exchange) or ``nbgrader zip_collect NAME`` (LMS
    downloads) fills ``submitted/<student_id>/NAME/`` with each submission and its

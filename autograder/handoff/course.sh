@@ -1,10 +1,10 @@
 #!/bin/sh
-# The staff's commands of README.md's "Running a course with nbgrader", one step each, for
-# one assignment: `sh autograder/handoff/course.sh STEP NAME` (the README says `sh course.sh`
+# The staff's commands of docs/instructors.md's "The nbgrader loop", one step each, for
+# one assignment: `sh autograder/handoff/course.sh STEP NAME` (the guide says `sh course.sh`
 # for short), run in the course folder (the one with
 # nbgrader_config.py; this checkout works) with .venv/bin on PATH. Each step prints the
-# command it runs. tests/test_course_workflow.py runs these steps, in README order, for
-# every assignment; the README names them and never spells a command out a second time.
+# command it runs. tests/test_course_workflow.py runs these steps, in the guide's order, for
+# every assignment; the guide names them and never spells a command out a second time.
 set -eu
 
 usage() {

@@ -529,7 +529,7 @@ class Channel:
     what a local call would (a lookup and a copy), not a round trip, so an encoder that
     calls another part's function once per word is timed on its own work, not on the pipe.
     The price: in a timing test a repeated call is cheap and a new one dear, so code that
-    repeats its calls on a larger input looks faster than it is (lenient; see the README,
+    repeats its calls on a larger input looks faster than it is (lenient; see docs/grading.md,
     "Timing and the other parts").
     """
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..assignment import Assignment
 from ..extract import StudentCode, SubmissionError, extract_limited
+from ..extract.notebook import read_cells
 
 OTHER = 0  # the part of helpers and constants that belong to no single part
 MAX_LITERAL = 1000  # characters of one string literal, beyond which it is data
@@ -113,16 +114,16 @@ def _shortened_copy(path: Path, folder: Path) -> Path:
     try:
         if path.stat().st_size <= LARGE_FILE:
             return path
-        text = path.read_text(encoding="utf-8")
         if path.suffix == ".ipynb":
-            notebook = json.loads(text)
-            for cell in notebook.get("cells", []):
+            with path.open("rb") as file:
+                cells = read_cells(file, path.name)  # without outputs: they are not code
+            for cell in cells:
                 source = cell.get("source", "")
                 joined = "".join(source) if isinstance(source, list) else str(source)
                 cell["source"] = _short_literals(joined)
-            text = json.dumps(notebook)
+            text = json.dumps({"cells": cells, "nbformat": 4})
         else:
-            text = _short_literals(text)
+            text = _short_literals(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, AttributeError):
         return path  # extraction says what is wrong with it
     copy = folder / path.name

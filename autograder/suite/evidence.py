@@ -28,7 +28,7 @@ them before any input existed, and code that picks one of them by an input says 
 which of a few it picked (``exception_detail``; a source that holds thousands of names
 would spell the input out, a name per character). And a number compared with the
 expected one says by which power of ten it is off (``compared``).
-The README's "What feedback shows" states the policy for every message class.
+"What feedback shows" in ``docs/grading.md`` states the policy for every message class.
 """
 
 import ast

@@ -1,7 +1,10 @@
-"""What the validity tools share: which suite was measured (which tests are timing tests is
-``suite/timers.py``'s)."""
+"""What the validity tools share: which suite was measured, and when and on what machine
+(which tests are timing tests is ``suite/timers.py``'s)."""
 
+import datetime
 import hashlib
+import os
+import platform
 import subprocess
 
 from ..assignment import REPO, Assignment
@@ -35,6 +38,22 @@ def suite_version(a: Assignment) -> str:
     head = _git("rev-parse", "--short", "HEAD").strip() or "unknown"
     dirty = " + uncommitted changes" if diff.strip() else ""
     return f"{head}{dirty}, suite fingerprint {fingerprint}"
+
+
+def measured_on() -> str:
+    """Today's date and this machine, as a report states them: measured figures mean
+    little without the day and the machine (``2026-12-01, Linux, 2 CPUs (Intel Xeon ...),
+    Python 3.11.7``)."""
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info
+                          if line.startswith("model name")), "")
+    except OSError:
+        pass
+    cpus = f"{os.cpu_count()} CPUs" + (f" ({model})" if model else "")
+    return (f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d}, {platform.system()}, "
+            f"{cpus}, Python {platform.python_version()}")
 
 
 def same_suite(before: str, after: str) -> bool:

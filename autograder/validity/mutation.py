@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ..assignment import REPO, Assignment, known, load
 from ..suite.timers import is_timing_test
-from .common import same_suite, suite_version
+from .common import measured_on, same_suite, suite_version
 from .mutants import Mutant, mutants, original_source
 
 
@@ -181,7 +181,8 @@ def report(a: Assignment, records: list[dict], total: int, meta: dict) -> str:
         f"in `autograder/hidden/{a.name}/`.",
         "",
         f"- Suite measured: `{meta['commit']}`; {scope}; wall time {seconds / 60:.1f} min "
-        f"({meta['jobs']} graders in parallel); unmutated reference: {base}.",
+        f"({meta['jobs']} graders in parallel); unmutated reference: {base}."
+        + (f" Measured {meta['measured']}." if "measured" in meta else ""),
         f"- **Killed {len(killed)} / {n} = {score:.1f}%**; survived {len(survived)}: "
         f"{len(equivalent)} equivalent, {len(unspecified)} differ only where the spec is "
         f"silent, {len(gaps)} need a new hidden test, {len(unreviewed)} unreviewed.",
@@ -260,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                                 not args.no_baseline)
         after = suite_version(a)
         meta = {"seconds": time.monotonic() - started, "baseline": baseline, "jobs": args.jobs,
+                "measured": measured_on(),
                 "commit": version if same_suite(version, after) else
                 f"{version}, THE SUITE CHANGED DURING THE RUN (now {after})"}
         meta_path.write_text(json.dumps(meta), encoding="utf-8")

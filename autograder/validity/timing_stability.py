@@ -43,7 +43,7 @@ from pathlib import Path
 from ..assignment import Assignment, known, load
 from ..sandbox import limits
 from ..suite.timers import is_timing_test
-from .common import same_suite, suite_version
+from .common import measured_on, same_suite, suite_version
 
 # A failing timing test states its ratio: "took 9.5x as long", or "took over 8x" when the
 # slow run was stopped (recorded as inf, shown as "stopped").
@@ -184,7 +184,8 @@ def report(a: Assignment, outcomes: dict, ratios: dict, seconds: dict, wall: flo
            if cpus else ""),
         f"Suite measured: `{versions[0]}`"
         + ("." if same_suite(*versions) else
-           f" at the start, `{versions[1]}` at the end (THE SUITE CHANGED DURING THE RUN)."),
+           f" at the start, `{versions[1]}` at the end (THE SUITE CHANGED DURING THE RUN).")
+        + f" Measured {measured_on()}.",
         "Targets: 0 false failures on the honest variants (the reference; the reference",
         "with another part wrong, graded with the grader's code for that part; the reference",
         "with another tie-break, which the correctness tests charge and the timing tests must",

@@ -1,5 +1,5 @@
 """The catalogue grades, for every pair of parts where one reaches the other, a bug of the
-callee with every other part clean (issue 23, item 3): a leak through a third part shows
+callee with every other part clean: a leak through a third part shows
 only when that part passes (a Part 4 ``build_vocab`` bug cost Part 5 through the
 student's own Part 2 constructor, hidden while bundles held a Part 2 bug as well)."""
 

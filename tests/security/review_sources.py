@@ -177,7 +177,8 @@ def merge_pair(tokens, pair):
     return ["sent"]
 '''
 
-# Tries what stop 39's attack and review used to reach a classmate's core, and says how
+# Tries what an attack on gradings kept to their cores used to reach a classmate's core,
+# and says how
 # each went: 0 done, else the errno. New namespaces made in a loop (here once each:
 # unshare, setns, clone) have the kernel tear the old ones down on any core;
 # sched_setaffinity, or a cgroup of its own, would move the worker off the cores its

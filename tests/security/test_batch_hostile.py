@@ -169,7 +169,7 @@ def test_fake_success_lines_and_forged_files_earn_nothing(batch):
 
 
 @pytest.mark.skipif(limits.isolation()[0] == "basic",
-                    reason="basic: student code runs as the grader's user (README, Threat model)")
+                    reason="basic: student code runs as the grader's user (docs/threat-model.md)")
 def test_nothing_of_the_grader_is_written(batch):
     *_, reference_hash = batch
     assert not FORGED.exists()

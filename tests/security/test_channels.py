@@ -1,13 +1,13 @@
-"""Red team: no channel between workers, to the host, or out of grading (issue 9, 2-4).
+"""Red team: no channel between workers, to the host, or out of grading.
 
 Each test is an attack of its own and runs at the level of the session
 (``AUTOGRADER_ISOLATION=root|drop|basic`` forces one); what a level cannot promise
-is skipped with the reason, as the README's threat model says.
+is skipped with the reason, as the threat model says (``docs/threat-model.md``).
 
 - Workers of one submission share nothing: files in /dev/shm and /tmp, System V
   IPC, signals, /proc (category 2).
 - No network (category 2) and nothing but the standard library, numpy and regex to
-  import (issue 10).
+  import.
 - Nothing outlives a worker: no process (even one that cleared its environment and
   left the session), no /dev/shm file, no System V object (category 4).
 """

@@ -1,5 +1,5 @@
-"""What feedback shows of a hidden test's failure (issue 27, item 4; the policy is the
-README's "What feedback shows"), against a submission that tries to smuggle hidden inputs.
+"""What feedback shows of a hidden test's failure (the policy is "What feedback shows" in
+``docs/grading.md``), against a submission that tries to smuggle hidden inputs.
 
 Shown now (hidden as "…" before): the name in a ``NameError`` when the submission's own
 source uses it and binds it nowhere (a helper left in a dropped statement; one of at most

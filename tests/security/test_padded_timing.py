@@ -13,7 +13,7 @@ and its duplication test passed (100, where the same trainer without the trick e
 
 Both are known gaps of ratio tests, kept here as strict expected failures: a test that
 starts to pass says the gap closed. What would close them is a budget relative to the
-reference's own time on the short inputs (issue 26 proposes one for hangs), or sizes the
+reference's own time on the short inputs (as hanging calls have: ``suite/budget.py``), or sizes the
 feedback does not state.
 
 Each submission is the reference with one override (a later cell), graded through

@@ -15,7 +15,7 @@ scoring process before its fix (the review's notes list the attacks that failed)
   filter now refuses io_uring;
 - network namespaces made and dropped in a loop had the kernel tear them down on the
   other core, where a classmate's grading was kept: correct gradings took 2 to 3 times
-  as long (stop 39; root and drop). The filter refuses new namespaces and CPU affinity;
+  as long (root and drop). The filter refuses new namespaces and CPU affinity;
 - a made-up place of an error ("raised at cell 97, line 9800") spelled hidden inputs out
   in the feedback: only real lines of the submission are shown;
 - at the drop level the CLI graded with the checkout open to the workers' users: reading

@@ -1,4 +1,4 @@
-"""Attacks on the split of the engine from its assignments (issue 11).
+"""Attacks on the split of the engine from its assignments.
 
 A hostile student must not decide which assignment a batch is graded as, and a careless
 TA's reused output folder must not make the hand-off guess the wrong assignment: when the

@@ -200,7 +200,7 @@ def test_the_plain_quadratic_encode_is_caught_too(graded):
 def test_a_fake_output_fails_the_correctness_test_at_the_same_size(graded):
     """Junk for every text of the timing test's sizes, real (quadratic) work below them.
     The junk is charged where it belongs, by the correctness test that grades texts of
-    those sizes, once (issue 23.2: a timing test judges time, and the timed outputs agree
+    those sizes, once (a timing test judges time, and the timed outputs agree
     with the student's own untimed ones); the cheat still earns less than the honest
     quadratic encode, whose only loss is its timing test."""
     tests = graded(FAKE_LENGTH)

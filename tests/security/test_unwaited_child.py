@@ -144,7 +144,7 @@ class _Reaped:
 
 
 def test_a_child_reaped_during_a_reading_still_counts(monkeypatch):
-    """Review of stop 37 (attack 1): a ``decode`` whose helper child did the quadratic work
+    """An attack on the CPU reading: a ``decode`` whose helper child did the quadratic work
     and was reaped a few ms after the call returned passed its timing test 7 times in 8.
     The reading read the worker first and the child after, so a reap in between lost the
     child's time. Children are read before their parents, and a reading in which a child

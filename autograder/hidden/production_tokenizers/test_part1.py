@@ -25,9 +25,9 @@ joins (each starts with `` the``, where GPT-2's pre-tokenizer starts a piece), u
 a fresh worker (``remote.Own``); ASCII words only for code that raises on the others.
 A per-piece cache is allowed (the spec expects one), so the texts repeat their words and
 the ratio measures the loop over the text: about 1 when linear; ``ids = ids + piece_ids``
-is cut off at 8x at this size. Fails above ``MAX_RATIO`` = 4, stops a run at 8x. (N was
-4,000 until stop 34: there ``ids = ids + piece_ids`` measured 4.4 to 5.6x quiet, and
-passed once in a loaded CI run.)
+is cut off at 8x at this size. Fails above ``MAX_RATIO`` = 4, stops a run at 8x. (At
+N = 4,000, ``ids = ids + piece_ids`` measured 4.4 to 5.6x on a quiet machine, too close to
+4 to be caught in every loaded run; the longer texts give the quadratic loop room.)
 
 (About 470 lines: the suite keeps one module per part, and Part 1 has the most rules.)
 """

@@ -137,7 +137,8 @@ TABLE_PICK = '''        live = {pair: count for pair, count in counts.items() if
 TABLE_SCAN_TRAINER = _incremental(*DISTINCT, TABLE_PICK)
 # Honest, with another tie-break (the pair smallest read right to left): the exactness
 # tests charge it, so its timing tests compare its timed merges with its own
-# (``remote.Own``) and must pass (issue 23, item 2).
+# (``remote.Own``) and must pass: a timing test judges time, never a deviation a
+# correctness test charges.
 ANOTHER_TIE_BREAK = _incremental(*DISTINCT, _heap_pick("key[::-1]"), order="pair[::-1]")
 EVERY_OCCURRENCE_TRAINER = _incremental(
     "[list(word) + [EOW] for text in corpus for word in text.split()]",

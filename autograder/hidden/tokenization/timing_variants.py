@@ -90,7 +90,7 @@ def _reference_train_with(old: str, new: str) -> str:
 
 # Honest, with another tie-break (the pair smallest read right to left): the tie tests
 # charge it, so its timing tests compare its timed merges with its own (``remote.Own``)
-# and must pass (issue 23, item 2).
+# and must pass: a timing test judges time, never a deviation a correctness test charges.
 ANOTHER_TIE_BREAK = _reference_train_with("(-counts[pair], pair)", "(-counts[pair], pair[::-1])")
 # Another part wrong. Part 4's build_vocab: Part 4's functions stay trusted.
 BUILD_VOCAB_WRONG = '''

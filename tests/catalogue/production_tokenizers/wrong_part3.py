@@ -71,7 +71,7 @@ def trains(ns, corpus, size=1000):
 # A timing test judges time only: a tie-break charged by the exactness tests is not
 # charged again by the timing tests (their trainings are checked against the student's own,
 # in a fresh worker with the part's hash seed; "the pair seen first" depends on set order, so
-# it is spared once every worker really runs with that seed, issue 23.1).
+# it is spared only because every worker runs with the seed the grader chose).
 TIMING_TESTS = ("part3::test_merges_do_not_recount", "part3::test_best_pair_without_scanning",
                 "part3::test_training_time_ignores_duplication")
 TIES = ["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st", "uv", "wx"]

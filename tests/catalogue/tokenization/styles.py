@@ -1,4 +1,4 @@
-"""Correct implementations written in the styles of real course materials (issue 10).
+"""Correct implementations written in the styles of real course materials.
 
 Each is the reference with one part written the way another course or library writes it.
 Every one must score full marks: none of these styles is a deviation from the spec.
