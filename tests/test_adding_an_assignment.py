@@ -11,6 +11,7 @@ test fails.
 """
 
 import csv
+import importlib
 import io
 import json
 import re
@@ -125,8 +126,21 @@ def test_the_requirements_pin_what_the_grader_runs():
         n: pinned[n] for n in declared if n in pinned}
 
 
-def test_the_section_on_arrays_is_left_for_its_author():
+def test_the_section_on_arrays_names_only_what_exists():
+    """The section on arrays, tolerances and randomness is prose around the engine's real
+    names: every ``from autograder... import`` of its code imports, every path it names in
+    backquotes is a file or folder of this checkout."""
     text = GUIDE.read_text(encoding="utf-8")
     section = re.search(r"^## Arrays, tolerances and randomness\n(.*?)(?=^## )", text, re.M | re.S)
     assert section, "the guide has the section, under that exact heading"
-    assert section.group(1).strip() == "<!-- arrays-and-tolerances -->"
+    body = section.group(1)
+    imports = re.findall(r"^from (autograder[\w.]*) import ([\w, ]+)$", body, re.M)
+    assert imports, "the section shows the check kit it describes"
+    for module, names in imports:
+        loaded = importlib.import_module(module)
+        for name in names.split(","):
+            assert hasattr(loaded, name.strip()), f"{module} has no {name.strip()}"
+    paths = re.findall(r"`((?:autograder|tests|solutions)/[\w./]+?)`", body.replace("\n", " "))
+    assert paths
+    missing = [p for p in paths if not (ROOT / p.replace(" ", "")).exists()]
+    assert not missing, missing

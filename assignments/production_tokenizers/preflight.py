@@ -79,8 +79,8 @@ def read_cells(file, name: str, max_source: int = MAX_SOURCE_BYTES,
     ``max_file`` bytes in all.
 
     A file of at most ``whole`` bytes that is valid UTF-8 and JSON throughout is decoded in
-    one call to ``json`` (a notebook of 100 KB takes 2 ms so, 15 ms as a stream); the
-    stream reads any other, and would give the same cells.
+    one call to ``json`` (a notebook of 100 KB: about 2 ms, against 15 ms as a stream);
+    the stream reads any other, and would give the same cells.
     """
     whole = min(whole, max_source)  # a file read whole holds no more than the limit
     head = file.read(whole + 1)
