@@ -50,13 +50,13 @@ def test_lookup_returns_the_rows(student):
     failures.report()
 
 
-BAD_IDS = [([0, 50, 2], 50), ([3, -1, 60], -1), (np.array([[1, 2], [2, 70]]), 70),
+BAD_IDS = [([0, 57, 2], 57), ([3, -1, 60], -1), (np.array([[1, 2], [2, 70]]), 70),
            (np.array([1.0, 2.0]), 1.0), (np.array([True, False]), True), ([0.5], 0.5)]
 
 
 @pytest.mark.points(2)
 def test_lookup_refuses_bad_ids(student):
-    """embedding_lookup raises ValueError naming the first bad ID (negative and float IDs too)"""
+    """embedding_lookup: ValueError naming the first bad ID (negative, float), or a 1-D table"""
     failures = Failures()
     for ids, first in BAD_IDS:
         what = f"embedding_lookup({show(ids if isinstance(ids, list) else ids.tolist())}, " \
@@ -67,6 +67,9 @@ def test_lookup_refuses_bad_ids(student):
             check(str(first) in exc.message,
                   lambda: f"{what} raised ValueError, but its message should name the first "
                           f"bad ID, {first!r}; it was {show(exc.message)}")
+    with failures.case():  # the notebook's contract: a table has shape (V, d)
+        expect_raises("ValueError", "embedding_lookup([0, 1], a table of one axis)",
+                      student.call, "embedding_lookup", [0, 1], np.zeros(5))
     failures.report()
 
 
@@ -190,7 +193,8 @@ def test_gpt_parameter_count(student):
             got = student.call("gpt_parameter_count", *args)
             check(is_int(got) and got == expected,
                   lambda: f"gpt_parameter_count{args} returned {versus(got, expected)}")
-    for args in ((0, 1024, 768, 12), (50_257, 1024, 768, -1), (50_257, 1024, 76.8, 12)):
+    for args in ((0, 1024, 768, 12), (50_257, 1024, 768, -1), (50_257, 1024, 76.8, 12),
+                 (50_257, 0, 768, 12), (50_257, 1024, 768, 12, 1)):  # tied must be a bool
         with failures.case():
             expect_raises("ValueError", f"gpt_parameter_count{args}", student.call,
                           "gpt_parameter_count", *args)

@@ -94,12 +94,15 @@ def test_sinusoidal_properties(student):
 
 @pytest.mark.points(1)
 def test_sinusoidal_errors(student):
-    """sinusoidal_positions raises ValueError for an odd d_model and for sizes below 1"""
+    """ValueError for an odd d_model, sizes below 1, a base not above 0, a k that is no int"""
     failures = Failures()
-    for args in ((10, 7), (0, 8), (-3, 8), (10, 0), (10, -4)):
+    calls = [("sinusoidal_positions", args) for args in (
+        (10, 7), (0, 8), (-3, 8), (10, 0), (10, -4), (10, 8, 0.0), (10, 8, -100.0),
+        (10, 8, float("inf")))] + [("sinusoidal_shift", args) for args in (
+            (2.5, 8), (True, 8), (3, 7), (3, 8, 0.0))]
+    for name, args in calls:
         with failures.case():
-            expect_raises("ValueError", f"sinusoidal_positions{args}", student.call,
-                          "sinusoidal_positions", *args)
+            expect_raises("ValueError", f"{name}{args}", student.call, name, *args)
     failures.report()
 
 
@@ -146,6 +149,11 @@ def test_add_learned_positions(student):
             expect_close(got, ref.add_learned_positions(x, table),
                          f"add_learned_positions(vectors of shape {shape}, a table of shape "
                          "(16, 8))", close)
+    for shape, rows in (((4, 8), np.zeros(16)), ((4, 6), table), ((8,), table)):
+        what = f"add_learned_positions(vectors of shape {shape}, a table of shape {rows.shape})"
+        with failures.case():  # shapes that do not fit: the notebook's contract
+            expect_raises("ValueError", what, student.call, "add_learned_positions",
+                          np.zeros(shape), rows)
     # A table of one row is the case numpy's broadcasting lets through silently.
     for shape, rows in (((17, 8), 16), ((2, 20, 8), 16), ((3, 8), 1)):
         what = f"add_learned_positions(vectors of shape {shape}, a table of {rows} positions)"

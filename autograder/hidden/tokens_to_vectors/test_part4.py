@@ -178,12 +178,17 @@ def test_same_seed_same_result(student):
 
 @pytest.mark.points(1)
 def test_bad_probability(student):
-    """bpe_dropout raises ValueError unless 0 <= p <= 1"""
+    """ValueError unless 0 <= p <= 1 (a bool is no probability) and trials is a positive int"""
     failures = Failures()
-    for p in (-0.1, 1.5, 2):
+    for p in (-0.1, 1.5, 2, True):
         with failures.case():
             expect_raises("ValueError", f"bpe_dropout('abab', merges, p={p})", student.call,
                           "bpe_dropout", "abab", ARBITRARY, p, Seeded("random", 4600))
+    for trials in (0, -3, 2.5):
+        with failures.case():
+            expect_raises("ValueError", f"dropout_segmentations('abab', merges, 0.1, {trials}, 1)",
+                          student.call, "dropout_segmentations", "abab", ARBITRARY, 0.1, trials,
+                          1)
     failures.report()
 
 

@@ -77,7 +77,7 @@ def test_byte_detokenize(student):
             got = expect_str(student.call("byte_detokenize", ids), what)
             expected = ref.byte_detokenize(ids)
             check(got == expected, lambda: f"{what} returned {versus(got, expected)}")
-    for ids in ([259], [3, -1], [300, 4]):
+    for ids in ([259], [3, -1], [300, 4], [3, True], [3, 4.0]):
         with failures.case():
             expect_raises("ValueError", f"byte_detokenize({ids})", student.call,
                           "byte_detokenize", ids)
@@ -96,7 +96,7 @@ def test_patchify(student):
             got = student.call("patchify", image, patch)
             expect_close(got, ref.patchify(image, patch),
                          f"patchify(an image of shape {shape}, {patch})", EXACT)
-    for shape, patch in (((6, 4, 3), 4), ((6, 6, 1), 0)):
+    for shape, patch in (((6, 4, 3), 4), ((6, 6, 1), 0), ((6, 6), 2)):
         with failures.case():
             expect_raises("ValueError", f"patchify(an image of shape {shape}, {patch})",
                           student.call, "patchify", np.zeros(shape), patch)
@@ -126,6 +126,17 @@ def test_vq_tokenize(student):
             expect_close(got, ref.vq_tokenize(vectors, codebook),
                          f"vq_tokenize({len(vectors)} vectors, a codebook of {k} x {d})",
                          EXACT, kind="int")
+    one_code = np.array([[0.5, -0.5]])
+    with failures.case():
+        got = student.call("vq_tokenize", np.ones((3, 2)), one_code)
+        expect_close(got, np.zeros(3, dtype=int), "vq_tokenize with a codebook of one code",
+                     EXACT, kind="int")
+    for vectors, book, what in ((np.ones(4), np.ones((2, 4)), "vectors of one axis"),
+                                (np.ones((3, 4)), np.ones((2, 5)), "vectors of 4 dimensions "
+                                 "and codes of 5")):
+        with failures.case():  # shapes that do not fit: the notebook's contract
+            expect_raises("ValueError", f"vq_tokenize({what})", student.call, "vq_tokenize",
+                          vectors, book)
     tied = np.array([[0.0, 0.0], [1.0, 1.0]])
     book = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [1.0, 1.0]])  # row 0: 3 codes at 1
     with failures.case():

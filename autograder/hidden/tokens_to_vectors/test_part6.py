@@ -93,11 +93,13 @@ def test_context_cost(student):
     encode = handle(student, "byte_tokens")
     failures = Failures()
     for text in TEXTS:
-        for d_model, layers, width in ((768, 12, 2), (64, 2, 4)):
-            expected = ref.context_cost(text, ref.byte_tokens, d_model, layers, width)
-            what = f"context_cost({show(text)}, byte_tokens, {d_model}, {layers}, {width})"
+        for d_model, layers, width in ((768, 12, None), (64, 2, 4)):  # None: the default, 2
+            given = () if width is None else (width,)
+            expected = ref.context_cost(text, ref.byte_tokens, d_model, layers, *given)
+            what = f"context_cost({show(text)}, byte_tokens, {d_model}, {layers}" + "".join(
+                f", {w}" for w in given) + ")"
             with failures.case():
-                got = student.call("context_cost", text, encode, d_model, layers, width)
+                got = student.call("context_cost", text, encode, d_model, layers, *given)
                 check(type(got) is dict and set(got) >= set(expected),
                       lambda: f"{what} should return a dict with the keys "
                               f"{sorted(expected)}, got {show(got)}")
