@@ -94,12 +94,12 @@ def test_sinusoidal_properties(student):
 
 @pytest.mark.points(1)
 def test_sinusoidal_errors(student):
-    """ValueError for an odd d_model, sizes below 1, a base not above 0, a k that is no int"""
+    """ValueError for an odd d_model, sizes below 1, and an offset k that is not an int"""
     failures = Failures()
+    # A bad base is left alone: the contract names no error for it.
     calls = [("sinusoidal_positions", args) for args in (
-        (10, 7), (0, 8), (-3, 8), (10, 0), (10, -4), (10, 8, 0.0), (10, 8, -100.0),
-        (10, 8, float("inf")))] + [("sinusoidal_shift", args) for args in (
-            (2.5, 8), (True, 8), (3, 7), (3, 8, 0.0))]
+        (10, 7), (0, 8), (-3, 8), (10, 0), (10, -4))] + [("sinusoidal_shift", args) for args in (
+            (2.5, 8), (True, 8), (3, 7))]
     for name, args in calls:
         with failures.case():
             expect_raises("ValueError", f"{name}{args}", student.call, name, *args)
@@ -149,7 +149,7 @@ def test_add_learned_positions(student):
             expect_close(got, ref.add_learned_positions(x, table),
                          f"add_learned_positions(vectors of shape {shape}, a table of shape "
                          "(16, 8))", close)
-    for shape, rows in (((4, 8), np.zeros(16)), ((4, 6), table), ((8,), table)):
+    for shape, rows in (((4, 8), np.zeros(16)), ((4, 6), table)):
         what = f"add_learned_positions(vectors of shape {shape}, a table of shape {rows.shape})"
         with failures.case():  # shapes that do not fit: the notebook's contract
             expect_raises("ValueError", what, student.call, "add_learned_positions",

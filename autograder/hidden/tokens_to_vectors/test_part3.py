@@ -40,19 +40,18 @@ WEIGHTS = Tolerance(absolute=1e-6, measured="softmax of float32 biases: under 1e
 
 @pytest.mark.points(2)
 def test_rope_frequencies(student):
-    """rope_frequencies: base^(-2i/head_dim); ValueError for bad sizes, bases and shapes"""
+    """rope_frequencies: base^(-2i/head_dim); ValueError for bad sizes, positions that don't fit"""
     failures = Failures()
     for args in ((4,), (64,), (128, 500000.0), (2,), (10, 100.0)):
         with failures.case():
             got = student.call("rope_frequencies", *args)
             expect_close(got, ref.rope_frequencies(*args), f"rope_frequencies{args}",
                          Tolerance(relative=1e-5, measured="float32 powers: 1e-6 measured"))
-    for args in ((7,), (0,), (-4,), (8, 0.0), (8, -2.0), (8, float("nan"))):
+    for args in ((7,), (0,), (-4,)):  # a bad base: the contract names no error for it
         with failures.case():
             expect_raises("ValueError", f"rope_frequencies{args}", student.call,
                           "rope_frequencies", *args)
-    for x, positions, what in ((np.ones(4), [0], "x of one axis"),
-                               (np.ones((3, 4)), [0, 1], "3 vectors and 2 positions")):
+    for x, positions, what in ((np.ones((3, 4)), [0, 1], "3 vectors and 2 positions"),):
         with failures.case():  # shapes that do not fit: the notebook's contract
             expect_raises("ValueError", f"apply_rope({what})", student.call, "apply_rope", x,
                           np.array(positions))
