@@ -1122,21 +1122,6 @@ def seed_globals() -> None:
     random.seed(GLOBAL_SEED)
 
 
-class _SeedingLoader:
-    """``numpy.random``'s own loader, seeding the module's global generator once it ran."""
-
-    def __init__(self, loader) -> None:
-        self.loader = loader
-
-    def create_module(self, spec):
-        return self.loader.create_module(spec)
-
-    def exec_module(self, module) -> None:
-        module.__spec__.loader = module.__loader__ = self.loader
-        self.loader.exec_module(module)
-        module.seed(GLOBAL_SEED)
-
-
 def _generator(kind: str, seed: int) -> object:
     """A fresh generator that a test passes (the ``__seeded__`` tag: ``sandbox/seeded.py``)."""
     if kind == "random":
@@ -1188,6 +1173,16 @@ class _LazyLoader:
     def exec_module(self, module) -> None:
         module.__spec__.loader = module.__loader__ = self.loader
         module.__class__ = _LazyModule
+
+
+class _SeedingLoader(_LazyLoader):
+    """``numpy.random``'s own loader, run at once, then seeding the module's global
+    generator."""
+
+    def exec_module(self, module) -> None:
+        module.__spec__.loader = module.__loader__ = self.loader
+        self.loader.exec_module(module)
+        module.seed(GLOBAL_SEED)
 
 
 # Held while a lazy package's code runs; re-entrant, since that code reads the package.
