@@ -25,7 +25,8 @@ BUGS: list[Bug] = [
         "omega = base ** (-np.arange(0, d_model, 2) / d_model)",
         "omega = base ** (-np.arange(0, d_model // 2) / d_model)"),
     Bug("p2_positions_not_checked", 2, "a sequence longer than the table is cut silently",
-        "return x + table[:length]", "return x[..., :table.shape[0], :] + table[:length]"),
+        "    length = x.shape[-2]\n", "    x = x[..., :table.shape[0], :]\n"
+        "    length = x.shape[-2]\n"),
     Bug("p3_rotate_half_sign", 3, "rotate_half negates the wrong half",
         "return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)",
         "return np.concatenate([x[..., half:], -x[..., :half]], axis=-1)"),
