@@ -37,6 +37,8 @@ BROADCAST = '''
 def vq_tokenize(vectors, codebook):
     vectors = np.asarray(vectors, dtype=np.float64)
     codebook = np.asarray(codebook, dtype=np.float64)
+    if vectors.ndim != 2 or codebook.ndim != 2 or vectors.shape[1] != codebook.shape[1]:
+        raise ValueError("vectors (N, D) and codebook (K, D) must share D")
     return np.argmin(((vectors[:, None, :] - codebook[None, :, :]) ** 2).sum(axis=-1), axis=1)
 '''
 # Appended to the reference: the worker's own peak address space, read after the call.
