@@ -208,25 +208,30 @@ def test_a_hand_edited_grades_csv(copy):
 
 
 @pytest.mark.slow  # the sample class graded twice; the toy tests above check the same
-def test_a_real_assignment_regrade(tmp_path):
-    """The course's first assignment on its samples: bob resubmits alice's notebook."""
+@pytest.mark.parametrize("name", ["tokenization", "tokens_to_vectors"])
+def test_a_real_assignment_regrade(name, tmp_path):
+    """A course assignment on its samples: bob resubmits alice's notebook; a student who
+    handed in only another assignment is missing in both runs, never regraded."""
     tree = tmp_path / "submitted"
     for student in (ROOT / "samples" / "submitted").iterdir():
-        if (student / "tokenization").is_dir():
-            shutil.copytree(student / "tokenization", tree / student.name / "tokenization")
-    out = tmp_path / "out"
-    grade(tree, out, load("tokenization").folder)
+        if (student / name).is_dir():
+            shutil.copytree(student / name, tree / student.name / name)
+    (tree / "absent" / "other_assignment").mkdir(parents=True)
+    (tree / "absent" / "other_assignment" / "answer.py").write_text("x = 1\n")
+    out, notebook = tmp_path / "out", Path(name) / f"{name}.ipynb"
+    grade(tree, out, load(name).folder)
+    assert rows(out / "grades.csv")["absent"]["status"] == "missing"
     before = json.loads((out / "bob_buggy" / "results.json").read_text(encoding="utf-8"))
     failed = sorted(t["extra_data"]["id"] for t in before["tests"] if t["status"] == "failed")
     assert failed, "bob_buggy should fail some test"
-    shutil.copyfile(tree / "alice_correct" / "tokenization" / "tokenization.ipynb",
-                    tree / "bob_buggy" / "tokenization" / "tokenization.ipynb")
-    done = grade(tree, out, load("tokenization").folder)
+    shutil.copyfile(tree / "alice_correct" / notebook, tree / "bob_buggy" / notebook)
+    done = grade(tree, out, load(name).folder)
     table = changed(out / "regrade.csv")
     assert list(table) == ["bob_buggy"], done.stdout
     assert table["bob_buggy"]["new_total"] == "100"
     assert table["bob_buggy"]["tests_changed"].split(";") == failed
     assert "1 changed (1 up, 0 down" in done.stdout and "submission changed (sha" in done.stdout
+    assert rows(out / "grades.csv")["absent"]["status"] == "missing"
     page = (out / "bob_buggy" / "feedback.html").read_text(encoding="utf-8")
     assert page.count("→ passed") == len(failed)
 
