@@ -75,3 +75,22 @@ def test_nan_infinity_objects_and_kinds():
     assert "array of integers" in failure(EXPECTED, EXPECTED, kind="int")[0]
     inf = np.full((2,), np.inf)
     assert agrees(inf, inf, TIGHT) and not agrees(inf, -inf, TIGHT)
+
+
+def test_showing_an_array_reply_costs_little_whatever_its_shape():
+    """``show`` writes its text whether or not the check fails; numpy's repr skips the middle
+    of an axis only past 6 entries, so an array of 2 million entries on 21 axes of 2 (2 MB
+    of bools on the pipe) took numpy 20 s of the scoring process to write out in full."""
+    import time
+
+    from autograder.suite.checks import show
+
+    wide = np.zeros((2,) * 21, dtype=bool)
+    started = time.process_time()
+    text = show(wide)
+    assert time.process_time() - started < 2.0
+    assert render(text, True, 2000).startswith("<an array of shape (2, 2, 2,")
+    assert "bool" in render(text, True, 2000)
+    assert render(text, False, 2000).startswith("a ndarray")
+    assert show(np.arange(3)) == show(np.arange(3))  # a small one keeps its repr
+    assert "array([0, 1, 2])" in render(show(np.arange(3)), True, 2000)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from autograder.sandbox import Remote, StudentError
+from autograder.sandbox.arrays import is_array
 
 from .evidence import compared, evidence, exception_detail, outline, type_label
 
@@ -49,6 +50,8 @@ def _cut(value: object, limit: int) -> str:
     ``{'a': 1, ... (5 more)}``, ``'abc'... (+900 characters)``. Nested values get a share
     of the room and are shortened the same way.
     """
+    if is_array(value) and value.size > limit:  # numpy writes every entry of short axes
+        return f"<an array of shape {value.shape} and dtype {value.dtype}>"
     sized = isinstance(value, (str, list, tuple, dict, set, frozenset))
     size = len(value) if sized else 0
     if isinstance(value, (str, list, tuple)) and size > limit:
