@@ -94,3 +94,14 @@ def test_showing_an_array_reply_costs_little_whatever_its_shape():
     assert render(text, False, 2000).startswith("a ndarray")
     assert show(np.arange(3)) == show(np.arange(3))  # a small one keeps its repr
     assert "array([0, 1, 2])" in render(show(np.arange(3)), True, 2000)
+
+
+def test_an_infinite_expected_entry_is_met_only_by_the_same_infinity():
+    """With a relative tolerance the bound of an infinite entry is infinite, and so is the
+    distance of any other value from it: every number, and the other infinity, was within."""
+    relative = Tolerance(relative=1e-6)
+    expected = np.array([np.inf, -np.inf, 1.0])
+    assert agrees(expected.copy(), expected, relative)
+    for wrong in ([0.0, -np.inf, 1.0], [-np.inf, -np.inf, 1.0], [np.inf, 5.0, 1.0]):
+        assert not agrees(np.array(wrong), expected, relative)
+    assert "an infinity is expected" in failure(np.array([1.0, -np.inf, 1.0]), expected, relative)[0]

@@ -110,12 +110,13 @@ def as_array(value: object, what: Said, shape: tuple[int, ...], kind: str = "flo
 
 def off_entries(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> np.ndarray:
     """A boolean array: the entries of ``got`` that are not within ``tolerance``
-    (a NaN or an infinity is off unless the expected entry is the same)."""
+    (a NaN or an infinity is off unless the expected entry is the same; an infinite expected
+    entry has an infinite bound, which any distance is within, so only a finite one has one)."""
     expected = np.asarray(expected)
     with np.errstate(invalid="ignore", over="ignore"):
         diff = np.abs(got.astype(np.float64) - expected.astype(np.float64))
         same = (got == expected) | (np.isnan(got) & np.isnan(expected))
-        return ~(same | (diff <= tolerance.bound(expected)))
+        return ~(same | (np.isfinite(expected) & (diff <= tolerance.bound(expected))))
 
 
 def agrees(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> bool:
@@ -152,6 +153,8 @@ def expect_close(value: object, expected: np.ndarray, what: Said, tolerance: Tol
     first = tuple(int(i) for i in np.argwhere(off)[0])
     bound = np.broadcast_to(tolerance.bound(expected), expected.shape)[first]
     diff = abs(float(got[first]) - float(expected[first]))
+    how = _how_far(diff, float(bound)) if math.isfinite(float(expected[first])) else \
+        "off (a NaN or an infinity is expected there)"
     share = "every entry" if off.all() else "some entries"
     square = got.ndim >= 2 and agrees(got.T, expected, tolerance)
     note = "; the reply is the expected array transposed" if square else ""
@@ -159,7 +162,7 @@ def expect_close(value: object, expected: np.ndarray, what: Said, tolerance: Tol
     values = evidence(f" ({float(got[first]):.6g}, expected {float(expected[first]):.6g}, "
                       f"allowed error {float(bound):.2g})", "")
     raise AssertionError(f"{said(what)} is wrong in {share}: the first{index} is "
-                         f"{_how_far(diff, float(bound))}{values}{note}")
+                         f"{how}{values}{note}")
 
 
 def _transposed(value: object, expected: np.ndarray, tolerance: Tolerance) -> bool:
