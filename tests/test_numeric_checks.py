@@ -105,3 +105,11 @@ def test_an_infinite_expected_entry_is_met_only_by_the_same_infinity():
     for wrong in ([0.0, -np.inf, 1.0], [-np.inf, -np.inf, 1.0], [np.inf, 5.0, 1.0]):
         assert not agrees(np.array(wrong), expected, relative)
     assert "an infinity is expected" in failure(np.array([1.0, -np.inf, 1.0]), expected, relative)[0]
+
+
+def test_an_entry_off_by_more_than_a_float_holds_is_said_as_over():
+    """``diff / allowed`` overflows to infinity for a finite reply of 1e308 against an
+    allowed error of 1e-12; ``round`` of that raised ``OverflowError``, an internal error in
+    place of the message."""
+    shown, _ = failure(np.full((3, 4), 1e308), tolerance=Tolerance(absolute=1e-12))
+    assert "over 10^12 times the allowed error" in shown

@@ -131,7 +131,8 @@ def _how_far(diff: float, allowed: float) -> str:
         return "not a finite number where a finite one is expected"
     if allowed <= 0:
         return "off (an exact value is expected)"
-    power = max(0, round(math.log10(diff / allowed)))
+    ratio = diff / allowed  # infinite past float's range: 1e308 against 1e-12
+    power = max(0, round(math.log10(ratio))) if math.isfinite(ratio) else 13
     if power > 12:
         return "off by over 10^12 times the allowed error"
     return f"off by about {10 ** power:,} times the allowed error"
