@@ -235,3 +235,24 @@ def test_a_damaged_cell_source_is_still_refused(tmp_path):
     path.write_bytes(b'{"cells": [{"cell_type": "code", "source": ["a" "b"], "outputs": []}]}')
     with pytest.raises(SubmissionError, match=r"damaged.ipynb is not a readable notebook"):
         extract(path)
+
+
+def test_many_short_values_that_are_not_json_cost_their_size(monkeypatch):
+    """A value ``json`` cannot read in its windows is walked in segments; each walk began with
+    a whole ``SEGMENT`` (64 KB, blanked twice), so a file of 16-byte damaged outputs cost
+    4,000 times its size: 20 s a megabyte, where the grader allows 20 s of CPU in all and the
+    similarity report reads a large notebook with no limit at all."""
+    walked = []
+    segment = stream._Reader._segment
+
+    def counted(self, size, unended):
+        plain, end = segment(self, size, unended)
+        walked.append(len(plain))
+        return plain, end
+
+    monkeypatch.setattr(stream._Reader, "_segment", counted)
+    cells = b",".join([b'{"cell_type":"code","source":"x = 1","outputs":[q]}'] * 2000)
+    data = b'{"a":"\xff","cells":[' + cells + b'],"nbformat":4}'  # not UTF-8: the stream reads it
+    assert read_cells(io.BytesIO(data), "damaged.ipynb") == [
+        {"cell_type": "code", "source": "x = 1"}] * 2000
+    assert sum(walked) <= 4 * len(data)
