@@ -233,3 +233,21 @@ def test_remembered_states_stay_small_when_each_call_brings_a_new_one():
         _method(server, "build_vocab", state, ["ab"])
     held = sum(len(k) + len(v) for k, v in server._decoded.items())
     assert 0 < held <= standin.KEPT_BYTES
+
+
+def test_a_reference_array_larger_than_a_worker_reads_is_refused_before_it_is_written():
+    """A stand-in runs in the scoring process on sizes the student picks: ``one_hot`` of
+    1,000 IDs and 30,000 columns is 229 MiB, written out as 305 MiB of JSON there (1.2 GB at
+    once, within 2 s of the 2 GiB the scoring process has) for a worker that reads 64 MiB."""
+    from autograder.assignment import load
+    from autograder.sandbox.standin import ReferenceServer
+    from autograder.sandbox.worker import MAX_MESSAGE
+
+    server = ReferenceServer(load("tokens_to_vectors"), 6)
+    answer = server.serve({"ref": "call", "name": "one_hot",
+                           "args": [list(range(1000)), 30_000], "kwargs": []})
+    assert answer["ref_error"]["type"] == "RuntimeError"
+    assert "too large" in answer["ref_error"]["message"]
+    small = server.serve({"ref": "call", "name": "one_hot", "args": [[1, 0], 3], "kwargs": []})
+    assert small["ref_ok"]["value"]["__ndarray__"][:2] == ["<f8", [2, 3]]
+    assert 8 * 1000 * 30_000 > MAX_MESSAGE

@@ -51,6 +51,11 @@ MAX_DEPTH = 100
 # the result of a reference function called with ``10**4000``, written into the reply,
 # would make the scoring process fail.
 MAX_INT_BITS = 12_000
+# The bytes of the largest array a stand-in sends: in base64, 4/3 of it, within the 64 MiB
+# of a message the worker reads (``worker.MAX_MESSAGE``). The reference runs on sizes the
+# student picks (``one_hot(ids, 30_000)``), and a larger answer cost this process four copies
+# of it for a worker that refuses it unread.
+MAX_ARRAY_BYTES = 32 * 1024 * 1024
 # Exact types that stand for themselves in a message: a list of only these crosses in one
 # step, not one call per item (what ``_decode``/``_encode`` would do to each is nothing).
 SCALARS = frozenset({int, float, str, bool, type(None)})
@@ -271,6 +276,9 @@ class ReferenceServer:
             return {tag: [[self._encode(k, depth + 1), self._encode(v, depth + 1)]
                           for k, v in value.items()]}
         if arrays.is_array(value):
+            if value.nbytes > MAX_ARRAY_BYTES:
+                raise RefError(f"the reference returned an array of {value.nbytes:,} bytes, too "
+                               "large to send")
             return arrays.to_wire(value)
         if arrays.is_scalar(value):  # a numpy number: the Python number it holds
             return self._encode(value.item(), depth + 1)
