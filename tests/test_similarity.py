@@ -9,6 +9,7 @@ reported, never a crash; the toy assignment works as the course's do.
 """
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -218,3 +219,27 @@ def test_fingerprints_do_not_depend_on_the_hash_seed():
                            check=True, cwd=REPO, env={**os.environ, "PYTHONHASHSEED": seed}
                            ).stdout for seed in ("1", "2")}
     assert len(seen) == 1 and len(seen.pop()) > 10
+
+
+def test_a_large_file_is_shortened_by_a_limited_child_never_by_the_report(tmp_path,
+                                                                         monkeypatch):
+    """A large notebook is read for its cells (to shorten its literals before extraction)
+    in a child process under extraction's limits (``similarity/shorten.py``): a notebook of
+    millions of short damaged outputs costs that child, not the report's process, which
+    here is not allowed to read cells at all. The copy still has its literal shortened."""
+    from autograder.similarity import documents
+
+    def never(*_):
+        raise AssertionError("the report's own process read a large notebook's cells")
+
+    monkeypatch.setattr(documents, "read_cells", never)
+    name = "tokenization"
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": f'NOTES = "{"x" * 2_000_000}"\n\ndef count_words(text):\n'
+                        "    return len(text.split())\n"}]
+    path = tmp_path / f"{name}.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
+                                "nbformat_minor": 5}))
+    doc = documents.read_document("big", [path], load(name))
+    kept = "\n".join(doc.parts.values())
+    assert "def count_words" in kept and "x" * 2000 not in kept

@@ -12,20 +12,24 @@ extraction already dropped them.
 A string literal longer than ``MAX_LITERAL`` characters is compared as ``"…"``: data,
 not code, and lexing megabytes of it would only slow the report down. In a file over
 ``LARGE_FILE`` bytes this is done before extraction too, on a copy (cell by cell for a
-notebook), because extraction itself can take minutes on a 10 MB literal. A statement
+notebook) that a child process under extraction's limits writes (``shorten.py``), because
+extraction itself can take minutes on a 10 MB literal. A statement
 still longer than ``MAX_STATEMENT`` characters after that (a huge list of numbers) is
 left out and noted.
 """
 
 import io
 import json
+import os
+import subprocess
+import sys
 import tempfile
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..assignment import Assignment
-from ..extract import StudentCode, SubmissionError, extract_limited
+from ..assignment import REPO, Assignment
+from ..extract import EXTRACT_TIMEOUT, StudentCode, SubmissionError, extract_limited
 from ..extract.notebook import read_cells
 
 OTHER = 0  # the part of helpers and constants that belong to no single part
@@ -109,26 +113,38 @@ def document(label: str, codes: list[StudentCode], assignment: Assignment) -> Do
     return doc
 
 
+def shortened_text(path: Path) -> str:
+    """The text of ``path`` with its long literals shortened: a notebook cell by cell,
+    without its outputs (they are not code). Run by ``shorten.py``, under limits."""
+    if path.suffix != ".ipynb":
+        return _short_literals(path.read_text(encoding="utf-8"))
+    with path.open("rb") as file:
+        cells = read_cells(file, path.name)
+    for cell in cells:
+        source = cell.get("source", "")
+        joined = "".join(source) if isinstance(source, list) else str(source)
+        cell["source"] = _short_literals(joined)
+    return json.dumps({"cells": cells, "nbformat": 4})
+
+
 def _shortened_copy(path: Path, folder: Path) -> Path:
-    """``path``, or a copy in ``folder`` with its long literals shortened if it is large."""
+    """``path``, or, if it is large, a copy in ``folder`` with its long literals shortened
+    by a child process under extraction's limits (``shorten.py``); a file the child cannot
+    shorten is extracted as it is, and extraction says what is wrong with it."""
     try:
         if path.stat().st_size <= LARGE_FILE:
             return path
-        if path.suffix == ".ipynb":
-            with path.open("rb") as file:
-                cells = read_cells(file, path.name)  # without outputs: they are not code
-            for cell in cells:
-                source = cell.get("source", "")
-                joined = "".join(source) if isinstance(source, list) else str(source)
-                cell["source"] = _short_literals(joined)
-            text = json.dumps({"cells": cells, "nbformat": 4})
-        else:
-            text = _short_literals(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
-        return path  # extraction says what is wrong with it
+    except OSError:
+        return path
     copy = folder / path.name
-    copy.write_text(text, encoding="utf-8")
-    return copy
+    command = [sys.executable, "-S", "-m", "autograder.similarity.shorten", str(path), str(copy)]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=EXTRACT_TIMEOUT,
+                              env={**os.environ, "PYTHONPATH": str(REPO)},
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return path
+    return copy if done.returncode == 0 and copy.is_file() else path
 
 
 def read_document(label: str, paths: list[Path], assignment: Assignment) -> Document:
