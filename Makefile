@@ -112,7 +112,8 @@ timing-stability: $(STAMP)
 .PHONY: call-costs
 call-costs: $(STAMP)
 	for a in $(A); do \
-	  rm -rf .call-costs && $(PY) -m tests.catalogue.write_correct $$a .call-costs >/dev/null \
+	  rm -rf .call-costs && $(PY) -m tests.catalogue.write_correct $$a .call-costs --full-marks \
+	     >/dev/null \
 	  && $(PY) -m autograder.validity.call_costs --assignment $$a --runs 2 --load 2 \
 	     --also .call-costs/* || exit 1; \
 	done; rm -rf .call-costs

@@ -1,12 +1,16 @@
 """Write an assignment's catalogue submissions as files, for the engine's tools.
 
-``make call-costs`` and ``make timing-stability`` grade the correct ones beside the
-reference, and ``make timing-stability`` the wrong ones only a timing test catches
-(``Entry.timed``), each alone; the engine never imports the catalogue, so it reads them as
-plain submissions::
+``make timing-stability`` grades the correct ones beside the reference, and the wrong ones
+only a timing test catches (``Entry.timed``), each alone; ``make call-costs`` grades those
+that score full marks, which its tool checks. The engine never imports the catalogue, so
+it reads them as plain submissions::
 
-    .venv/bin/python -m tests.catalogue.write_correct NAME DIR           # correct
-    .venv/bin/python -m tests.catalogue.write_correct NAME DIR --timed   # timed wrong
+    .venv/bin/python -m tests.catalogue.write_correct NAME DIR               # correct
+    .venv/bin/python -m tests.catalogue.write_correct NAME DIR --full-marks  # no convention lost
+    .venv/bin/python -m tests.catalogue.write_correct NAME DIR --timed       # timed wrong
+
+A correct alternative that loses its convention test (``Correct.loses``) is the reference
+with that one function written the other way, so the reference's costs stand for the rest.
 """
 
 import sys
@@ -31,6 +35,8 @@ def main(name: str, folder: str, which: str = "--correct") -> None:
         return
     for correct in catalogue.correct:
         if correct.name == "reference":  # the tool grades the reference itself
+            continue
+        if which == "--full-marks" and correct.loses:
             continue
         job = correct_job(catalogue, correct)
         (out / f"{correct.name}{job.suffix}").write_text(job.source, encoding="utf-8")
