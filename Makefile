@@ -43,9 +43,10 @@ demo: $(STAMP)
 
 ## Everyone: the repository's own tests. `test` leaves out those marked slow (pyproject.toml)
 ## and runs the rest in two pytest processes, a test file to each in turn (pytest-xdist: one
-## pytest alone keeps one core of two busy). `test-all` runs every test in one process (the
-## slow tier holds red-team code that kills or outwaits other processes), and is what CI
-## runs (.ci/run).
+## pytest alone keeps one core of two busy). `test-all` is what CI runs (.ci/run): the same,
+## then the slow tests outside tests/security the same way, then the slow red-team tests of
+## tests/security in one process (they kill or outwait the processes they can reach, and
+## time their victims).
 ## The tests start Python hundreds of times: they let it keep bytecode in __pycache__
 ## (gitignored; the release, the bundles and the suite fingerprint leave it out) even where
 ## the environment turns that off, which costs each start a recompile.
@@ -55,7 +56,10 @@ test: $(STAMP)
 
 test-all: $(STAMP)
 	$(PY) -m ruff check .
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m "not slow" -n 2 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m slow -n 2 --dist loadfile \
+	  --ignore=tests/security
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m slow tests/security
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
