@@ -48,8 +48,11 @@ CHUNK = 1 << 20
 KEPT_KEYS = frozenset({"cell_type", "source", "metadata"})
 # A value's end is first looked for by ``json`` in the next kilobyte, then the next 64.
 WINDOWS = (1 << 10, 1 << 16)
-# A longer value is walked this many bytes at a time.
+# A longer value is walked this many bytes at a time, after a first segment of
+# ``FIRST_SEGMENT`` bytes, doubled at each step: a value that is not JSON ends where it
+# ends, and a walk that began with a whole ``SEGMENT`` cost 64 KB for each such value.
 SEGMENT = 1 << 16
+FIRST_SEGMENT = 1 << 6
 # A file up to this size is first decoded whole (``read_cells``).
 WHOLE_BYTES = 4 * 1000**2
 
@@ -284,21 +287,23 @@ class _Reader:
 
     def _string(self) -> None:
         self.pos += 1
+        size = min(FIRST_SEGMENT, SEGMENT)
         while True:
-            plain, end = self._segment(SEGMENT, "a string does not end")
+            plain, end = self._segment(size, "a string does not end")
             closing = plain.find(b'"')
             if closing >= 0:
                 self.pos += closing + 1
                 return
-            self.pos = end
+            self.pos, size = end, min(2 * size, SEGMENT)
 
     def _container(self) -> None:
         """Step over a list or an object: count its brackets outside strings until they
         balance. Between two brackets only the number of quotes matters: an odd number
         opens or closes a string."""
-        depth, inside = 0, False
+        depth, inside, size = 0, False, min(FIRST_SEGMENT, SEGMENT)
         while True:
-            plain, end = self._segment(SEGMENT, "a list or an object does not end")
+            plain, end = self._segment(size, "a list or an object does not end")
+            size = min(2 * size, SEGMENT)
             at = 0
             if b"[" in plain or b"]" in plain or b"{" in plain or b"}" in plain:
                 for found in _BRACKET.finditer(plain):

@@ -53,8 +53,8 @@ MAX_DEPTH = 100
 MAX_INT_BITS = 12_000
 # The bytes of the largest array a stand-in sends: in base64, 4/3 of it, within the 64 MiB
 # of a message the worker reads (``worker.MAX_MESSAGE``). The reference runs on sizes the
-# student picks (``one_hot(ids, 30_000)``), and a larger answer cost this process four copies
-# of it for a worker that refuses it unread.
+# student picks (a one-hot matrix 30,000 wide), and a larger answer cost this process four
+# copies of it for a worker that refuses it unread.
 MAX_ARRAY_BYTES = 32 * 1024 * 1024
 # Exact types that stand for themselves in a message: a list of only these crosses in one
 # step, not one call per item (what ``_decode``/``_encode`` would do to each is nothing).
