@@ -287,7 +287,7 @@ class _Reader:
 
     def _string(self) -> None:
         self.pos += 1
-        size = min(FIRST_SEGMENT, SEGMENT)
+        size = FIRST_SEGMENT
         while True:
             plain, end = self._segment(size, "a string does not end")
             closing = plain.find(b'"')
@@ -300,7 +300,7 @@ class _Reader:
         """Step over a list or an object: count its brackets outside strings until they
         balance. Between two brackets only the number of quotes matters: an odd number
         opens or closes a string."""
-        depth, inside, size = 0, False, min(FIRST_SEGMENT, SEGMENT)
+        depth, inside, size = 0, False, FIRST_SEGMENT
         while True:
             plain, end = self._segment(size, "a list or an object does not end")
             size = min(2 * size, SEGMENT)

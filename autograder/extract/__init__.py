@@ -59,9 +59,11 @@ def from_json(text: str) -> StudentCode:
 Runner = Callable[[Path, float], "tuple[int | None, bytes, bytes]"]
 
 
-def _child_process(path: Path, wall: float) -> tuple[int | None, bytes, bytes]:
-    """``python -m autograder.extract PATH``: ``(exit code or None past wall, stdout, stderr)``."""
-    command = [sys.executable, "-S", "-m", "autograder.extract", str(path)]
+def run_module(module: str, args: list[str], wall: float) -> tuple[int | None, bytes, bytes]:
+    """``python -S -m MODULE ARGS`` with this package importable and no site-packages (the
+    limited children: extraction, the similarity report's shortening): ``(exit code or None
+    past wall, stdout, stderr)``."""
+    command = [sys.executable, "-S", "-m", module, *args]
     env = {**os.environ, "PYTHONPATH": str(_PACKAGE_ROOT)}
     try:
         done = subprocess.run(command, capture_output=True, timeout=wall, env=env,
@@ -69,6 +71,11 @@ def _child_process(path: Path, wall: float) -> tuple[int | None, bytes, bytes]:
     except subprocess.TimeoutExpired:
         return None, b"", b""
     return done.returncode, done.stdout, done.stderr
+
+
+def _child_process(path: Path, wall: float) -> tuple[int | None, bytes, bytes]:
+    """``python -m autograder.extract PATH`` (``run_module``)."""
+    return run_module("autograder.extract", [str(path)], wall)
 
 
 def extract_limited(path: Path, timeout: float = EXTRACT_TIMEOUT,
@@ -152,4 +159,4 @@ def _main(argv: list[str]) -> int:
 
 
 __all__ = ["Chunk", "Statement", "StudentCode", "SubmissionError", "extract",
-           "extract_limited", "from_json", "split_code", "to_json"]
+           "extract_limited", "from_json", "run_module", "split_code", "to_json"]

@@ -20,16 +20,13 @@ left out and noted.
 
 import io
 import json
-import os
-import subprocess
-import sys
 import tempfile
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..assignment import REPO, Assignment
-from ..extract import EXTRACT_TIMEOUT, StudentCode, SubmissionError, extract_limited
+from ..assignment import Assignment
+from ..extract import EXTRACT_TIMEOUT, StudentCode, SubmissionError, extract_limited, run_module
 from ..extract.notebook import read_cells
 
 OTHER = 0  # the part of helpers and constants that belong to no single part
@@ -137,14 +134,9 @@ def _shortened_copy(path: Path, folder: Path) -> Path:
     except OSError:
         return path
     copy = folder / path.name
-    command = [sys.executable, "-S", "-m", "autograder.similarity.shorten", str(path), str(copy)]
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=EXTRACT_TIMEOUT,
-                              env={**os.environ, "PYTHONPATH": str(REPO)},
-                              stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        return path
-    return copy if done.returncode == 0 and copy.is_file() else path
+    code, _, _ = run_module("autograder.similarity.shorten", [str(path), str(copy)],
+                            EXTRACT_TIMEOUT)
+    return copy if code == 0 and copy.is_file() else path
 
 
 def read_document(label: str, paths: list[Path], assignment: Assignment) -> Document:
