@@ -251,3 +251,26 @@ def test_a_reference_array_larger_than_a_worker_reads_is_refused_before_it_is_wr
     small = server.serve({"ref": "call", "name": "one_hot", "args": [[1, 0], 3], "kwargs": []})
     assert small["ref_ok"]["value"]["__ndarray__"][:2] == ["<f8", [2, 3]]
     assert MAX_MESSAGE < 8 * 1000 * 30_000
+
+
+def test_a_reply_of_many_arrays_is_refused_by_their_bytes_in_all(monkeypatch):
+    """The bound on a stand-in's arrays holds for the whole reply: eight arrays each within
+    ``MAX_ARRAY_BYTES`` (or one array eight times: each is written out) are eight times a
+    message, and a list of eight 32 MiB arrays was written out as 341 MiB in the scoring
+    process. The bound is made 1 MiB here: the same sums, at a size cheap to get wrong."""
+    import numpy as np
+
+    monkeypatch.setattr(standin, "MAX_ARRAY_BYTES", 1 << 20)
+    server = standin.ReferenceServer(TOKENIZATION, 5)
+    whole, half = np.zeros(1 << 17), np.zeros(1 << 16)  # 1 MiB and 512 KiB of float64
+
+    def reply(value: object) -> dict:
+        monkeypatch.setitem(server.functions, "arrays", lambda: value)
+        return server.serve({"ref": "call", "name": "arrays", "args": [], "kwargs": []})
+
+    for many in ([whole] * 8, (half, half.copy(), half), {"a": half, "b": [[half]] * 2}):
+        refused = reply(many)["ref_error"]
+        assert refused["type"] == "RuntimeError" and "too large" in refused["message"]
+        assert "in all" in refused["message"]
+    assert reply(whole)["ref_ok"]["value"]["__ndarray__"][:2] == ["<f8", [1 << 17]]
+    assert len(reply((half, half))["ref_ok"]["value"]["__tuple__"]) == 2

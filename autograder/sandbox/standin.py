@@ -51,10 +51,11 @@ MAX_DEPTH = 100
 # the result of a reference function called with ``10**4000``, written into the reply,
 # would make the scoring process fail.
 MAX_INT_BITS = 12_000
-# The bytes of the largest array a stand-in sends: in base64, 4/3 of it, within the 64 MiB
-# of a message the worker reads (``worker.MAX_MESSAGE``). The reference runs on sizes the
-# student picks (a one-hot matrix 30,000 wide), and a larger answer cost this process four
-# copies of it for a worker that refuses it unread.
+# The bytes of the arrays in one reply of a stand-in, one array or all of them together:
+# in base64, 4/3 of it, within the 64 MiB of a message the worker reads
+# (``worker.MAX_MESSAGE``). The reference runs on sizes the student picks (a one-hot matrix
+# 30,000 wide), and a larger answer cost this process four copies of it for a worker that
+# refuses it unread.
 MAX_ARRAY_BYTES = 32 * 1024 * 1024
 # Exact types that stand for themselves in a message: a list of only these crosses in one
 # step, not one call per item (what ``_decode``/``_encode`` would do to each is nothing).
@@ -253,8 +254,13 @@ class ReferenceServer:
             raise RefError("unhashable key") from None
         return value
 
-    def _encode(self, value: object, depth: int = 0) -> object:
-        """The reply in the pipe's tags; an object of a reference class goes as its state."""
+    def _encode(self, value: object, depth: int = 0, sent: list[int] | None = None) -> object:
+        """The reply in the pipe's tags; an object of a reference class goes as its state.
+
+        ``sent`` counts the bytes of the arrays written so far, one count for the whole
+        reply: arrays each within ``MAX_ARRAY_BYTES`` are not enough, as a list of eight
+        (or of one array eight times: each is written out) is eight times the message."""
+        sent = [0] if sent is None else sent
         if depth > MAX_DEPTH:
             raise RefError("value nested too deeply")
         if type(value) is int and value.bit_length() > MAX_INT_BITS:
@@ -266,19 +272,23 @@ class ReferenceServer:
         if type(value) in (list, tuple):
             # Not with ints: each must be checked against MAX_INT_BITS.
             items = list(value) if set(map(type, value)) <= SCALARS - {int} else [
-                self._encode(v, depth + 1) for v in value]
+                self._encode(v, depth + 1, sent) for v in value]
             return items if type(value) is list else {"__tuple__": items}
         if type(value) in (set, frozenset):  # a frozenset stays one (a shared constant may be)
             tag = "__set__" if type(value) is set else "__frozenset__"
-            return {tag: [self._encode(v, depth + 1) for v in value]}
+            return {tag: [self._encode(v, depth + 1, sent) for v in value]}
         if type(value) in (dict, Counter):  # a Counter stays a Counter in the worker
             tag = "__dict__" if type(value) is dict else "__counter__"
-            return {tag: [[self._encode(k, depth + 1), self._encode(v, depth + 1)]
+            return {tag: [[self._encode(k, depth + 1, sent), self._encode(v, depth + 1, sent)]
                           for k, v in value.items()]}
         if arrays.is_array(value):
             if value.nbytes > MAX_ARRAY_BYTES:
                 raise RefError(f"the reference returned an array of {value.nbytes:,} bytes, too "
                                "large to send")
+            sent[0] += value.nbytes
+            if sent[0] > MAX_ARRAY_BYTES:
+                raise RefError(f"the reference returned arrays of at least {sent[0]:,} bytes in "
+                               "all, too large to send")
             return arrays.to_wire(value)
         if arrays.is_scalar(value):  # a numpy number: the Python number it holds
             return self._encode(value.item(), depth + 1)
