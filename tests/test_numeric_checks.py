@@ -6,7 +6,7 @@ import pytest
 
 from autograder.sandbox.arrays import ObjectArray
 from autograder.suite.evidence import render
-from autograder.suite.numeric import Tolerance, agrees, as_array, expect_close
+from autograder.suite.numeric import EXACT, Tolerance, agrees, as_array, expect_close
 
 TIGHT = Tolerance(absolute=1e-6)
 EXPECTED = np.arange(12, dtype=np.float64).reshape(3, 4) / 7
@@ -115,3 +115,22 @@ def test_an_entry_off_by_more_than_a_float_holds_is_said_as_over():
     place of the message."""
     shown, _ = failure(np.full((3, 4), 1e308), tolerance=Tolerance(absolute=1e-12))
     assert "over 10^12 times the allowed error" in shown
+
+
+def test_integers_are_compared_exactly_past_what_a_float_holds():
+    """float64 holds no odd integer past 2**53: compared as floats, 2**53 + 1 was 2**53 and
+    met an exact check. Integers are compared as integers, an int64 with a uint64 by value
+    (2**64 - 1 is not -1), and a tolerance on integers is a distance in integers."""
+    big = np.array([2**53 + 1, 7])
+    assert not agrees(big, np.array([2**53, 7]), EXACT)
+    assert agrees(big, big.copy(), EXACT) and agrees(big.astype(np.uint64), big, EXACT)
+    assert not agrees(np.array([2**64 - 1], dtype=np.uint64), np.array([-1]), EXACT)
+    assert "an exact value is expected" in failure(big, np.array([2**53, 7]), EXACT, "int")[0]
+    one = Tolerance(absolute=1)
+    assert agrees(np.array([2**62 + 1]), np.array([2**62]), one)
+    assert not agrees(np.array([2**62 + 2]), np.array([2**62]), one)
+    assert not agrees(np.array([2**64 - 1], dtype=np.uint64), np.array([-1]), one)
+    lowest = np.array([np.iinfo(np.int64).min])  # its abs() in int64 is itself, negative
+    assert agrees(lowest + 1, lowest, Tolerance(relative=1e-6))
+    shown, _ = failure(np.array([2**62 + 12]), np.array([2**62]), one, "int")
+    assert "about 10 times the allowed error" in shown

@@ -50,7 +50,9 @@ class Tolerance:
     measured: str = ""
 
     def bound(self, expected: np.ndarray) -> np.ndarray:
-        return np.asarray(self.absolute, dtype=np.float64) + self.relative * np.abs(expected)
+        # abs() in float64: in int64 the lowest value's is itself, negative
+        magnitude = np.abs(np.asarray(expected, dtype=np.float64))
+        return np.asarray(self.absolute, dtype=np.float64) + self.relative * magnitude
 
 
 EXACT = Tolerance(measured="integers: compared exactly")
@@ -111,8 +113,18 @@ def as_array(value: object, what: Said, shape: tuple[int, ...], kind: str = "flo
 def off_entries(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> np.ndarray:
     """A boolean array: the entries of ``got`` that are not within ``tolerance``
     (a NaN or an infinity is off unless the expected entry is the same; an infinite expected
-    entry has an infinite bound, which any distance is within, so only a finite one has one)."""
+    entry has an infinite bound, which any distance is within, so only a finite one has one).
+
+    Two arrays of integers (or bools) are compared as integers: float64 holds no odd integer
+    past 2**53, so as floats 2**53 + 1 was 2**53. ``!=`` compares an int64 with a uint64 by
+    value; a distance, needed only when some bound is not 0, is taken in Python's integers
+    (no numpy dtype holds a uint64 minus an int64), slower but exact."""
     expected = np.asarray(expected)
+    if got.dtype.kind in "biu" and expected.dtype.kind in "biu":
+        bound = tolerance.bound(expected)
+        if not (bound > 0).any():
+            return got != expected
+        return ~(np.abs(got.astype(object) - expected.astype(object)) <= bound)
     with np.errstate(invalid="ignore", over="ignore"):
         diff = np.abs(got.astype(np.float64) - expected.astype(np.float64))
         same = (got == expected) | (np.isnan(got) & np.isnan(expected))
@@ -153,7 +165,7 @@ def expect_close(value: object, expected: np.ndarray, what: Said, tolerance: Tol
         return got
     first = tuple(int(i) for i in np.argwhere(off)[0])
     bound = np.broadcast_to(tolerance.bound(expected), expected.shape)[first]
-    diff = abs(float(got[first]) - float(expected[first]))
+    diff = abs(got[first].item() - expected[first].item())  # integers: exact
     how = _how_far(diff, float(bound)) if math.isfinite(float(expected[first])) else \
         "off (a NaN or an infinity is expected there)"
     share = "every entry" if off.all() else "some entries"
