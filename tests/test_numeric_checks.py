@@ -1,6 +1,8 @@
 """The check kit's numeric checks (``autograder/suite/numeric.py``): shape before values, the
 dtype's kind, a tolerance the test declares, and messages that keep hidden values hidden."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -134,3 +136,17 @@ def test_integers_are_compared_exactly_past_what_a_float_holds():
     assert agrees(lowest + 1, lowest, Tolerance(relative=1e-6))
     shown, _ = failure(np.array([2**62 + 12]), np.array([2**62]), one, "int")
     assert "about 10 times the allowed error" in shown
+
+
+def test_a_reply_of_complex_numbers_or_text_never_agrees_with_real_numbers():
+    """``agrees`` judges replies as they come (a timing test's output): a complex array was
+    cast to float64, its imaginary part dropped with a ``ComplexWarning``, and an array of
+    strings was read as the numbers they spell. Only real numbers agree, without a warning."""
+    expected = np.array([1.0, 2.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for reply in (expected + 1j, expected + 0j, np.array(["1.0", "2.0"]),
+                      np.array([1.0, 2.0], dtype=object)):
+            assert not agrees(reply, expected, TIGHT)
+        assert agrees(expected.astype(np.float32), expected, TIGHT)
+        assert agrees(np.array([1, 2]), expected, TIGHT)

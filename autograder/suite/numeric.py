@@ -132,9 +132,13 @@ def off_entries(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> 
 
 
 def agrees(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> bool:
-    """True when ``got`` has ``expected``'s shape and every entry is within tolerance."""
+    """True when ``got`` is an array of real numbers of ``expected``'s shape and every entry
+    is within tolerance. ``got`` may be a reply as it came (a timing test's output): complex
+    numbers agree with none (cast to floats, their imaginary parts would be dropped), nor
+    text (read as the numbers it spells) nor Python objects."""
     got = np.asarray(got)
-    return got.shape == np.shape(expected) and not off_entries(got, expected, tolerance).any()
+    return (got.dtype.kind in "biuf" and got.shape == np.shape(expected)
+            and not off_entries(got, expected, tolerance).any())
 
 
 def _how_far(diff: float, allowed: float) -> str:

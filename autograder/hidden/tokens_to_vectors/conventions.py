@@ -41,9 +41,10 @@ def rope(x: np.ndarray, positions: np.ndarray, base: float, layout: str) -> np.n
 
 
 def follows(got: object, candidates: dict[str, np.ndarray], tolerance: Tolerance) -> str | None:
-    """The first convention whose expected value ``got`` agrees with, else None."""
+    """The first convention whose expected value ``got`` agrees with, else None. ``got`` is
+    read as numpy reads it, not cast to floats: a complex reply agrees with none."""
     try:
-        array = np.asarray(got, dtype=np.float64)
+        array = np.asarray(got)
     except (TypeError, ValueError):
         return None
     for name, expected in candidates.items():
