@@ -150,3 +150,17 @@ def test_a_reply_of_complex_numbers_or_text_never_agrees_with_real_numbers():
             assert not agrees(reply, expected, TIGHT)
         assert agrees(expected.astype(np.float32), expected, TIGHT)
         assert agrees(np.array([1, 2]), expected, TIGHT)
+
+
+def test_two_finite_numbers_whose_difference_overflows_are_far_off_not_infinite():
+    """1e308 against an expected -1e308: their difference is past float's range, infinite,
+    and was said to be "not a finite number" of a reply that is one. A reply that is a NaN or
+    an infinity is said to be one."""
+    expected = np.full((3, 4), -1e308)
+    shown, hidden = failure(-expected, expected)
+    assert "over 10^12 times the allowed error" in shown and "not a finite" not in shown
+    assert "over 10^12 times the allowed error" in hidden
+    shown, _ = failure(-expected, expected, Tolerance(relative=1e-9))  # 2e308 against 1e299
+    assert "about 1,000,000,000 times the allowed error" in shown
+    for wrong in (np.inf, -np.inf, np.nan):
+        assert "not a finite number" in failure(np.full((3, 4), wrong), expected)[0]

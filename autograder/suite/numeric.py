@@ -141,13 +141,19 @@ def agrees(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> bool:
             and not off_entries(got, expected, tolerance).any())
 
 
-def _how_far(diff: float, allowed: float) -> str:
-    """``diff`` against ``allowed``, as a power of ten (never the number itself)."""
-    if not math.isfinite(diff):
+def _how_far(got: float, expected: float, allowed: float) -> str:
+    """How far an entry ``got`` is from ``expected``, against ``allowed``, as a power of ten
+    (never the number itself). Both are Python numbers: integers subtract exactly."""
+    if not math.isfinite(expected):
+        return "off (a NaN or an infinity is expected there)"
+    if not math.isfinite(got):
         return "not a finite number where a finite one is expected"
     if allowed <= 0:
         return "off (an exact value is expected)"
-    ratio = diff / allowed  # infinite past float's range: 1e308 against 1e-12
+    diff = abs(got - expected)
+    # Two finite floats can be further apart than a float holds (1e308 against -1e308): half
+    # that is within it. A ratio past float's range (1e308 against 1e-12) is over 10^12.
+    ratio = diff / allowed if math.isfinite(diff) else abs(got / 2 - expected / 2) / allowed * 2
     power = max(0, round(math.log10(ratio))) if math.isfinite(ratio) else 13
     if power > 12:
         return "off by over 10^12 times the allowed error"
@@ -169,9 +175,7 @@ def expect_close(value: object, expected: np.ndarray, what: Said, tolerance: Tol
         return got
     first = tuple(int(i) for i in np.argwhere(off)[0])
     bound = np.broadcast_to(tolerance.bound(expected), expected.shape)[first]
-    diff = abs(got[first].item() - expected[first].item())  # integers: exact
-    how = _how_far(diff, float(bound)) if math.isfinite(float(expected[first])) else \
-        "off (a NaN or an infinity is expected there)"
+    how = _how_far(got[first].item(), expected[first].item(), float(bound))
     share = "every entry" if off.all() else "some entries"
     square = got.ndim >= 2 and agrees(got.T, expected, tolerance)
     note = "; the reply is the expected array transposed" if square else ""
