@@ -41,12 +41,12 @@ demo: $(STAMP)
 	  $(PY) -m autograder grade samples/submitted --assignment $$a --out out/demo/$$a || exit 1; \
 	done
 
-## Everyone: the repository's own tests. `test` leaves out those marked slow (pyproject.toml)
-## and runs the rest in two pytest processes, a test file to each in turn (pytest-xdist: one
-## pytest alone keeps one core of two busy). `test-all` is what CI runs (.ci/run): the same,
-## then the slow tests outside tests/security the same way, then the slow red-team tests of
-## tests/security in one process (they kill or outwait the processes they can reach, and
-## time their victims).
+## Everyone: the repository's own tests. `test` leaves out those marked slow (pyproject.toml:
+## each takes over about 5 s) and runs the rest in two pytest processes, a test file to each
+## in turn (pytest-xdist: one pytest alone keeps one core of two busy). `test-all` is what CI
+## runs (.ci/run): every test not marked alone the same way, then those marked alone, red-team
+## tests that kill or outwait the processes they can reach or time their victims, in one
+## process.
 ## The tests start Python hundreds of times: they let it keep bytecode in __pycache__
 ## (gitignored; the release, the bundles and the suite fingerprint leave it out) even where
 ## the environment turns that off, which costs each start a recompile.
@@ -56,10 +56,8 @@ test: $(STAMP)
 
 test-all: $(STAMP)
 	$(PY) -m ruff check .
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m "not slow" -n 2 --dist loadfile
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m slow -n 2 --dist loadfile \
-	  --ignore=tests/security
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m slow tests/security
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m "not alone" -n 2 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m alone
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

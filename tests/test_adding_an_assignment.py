@@ -54,6 +54,7 @@ def test_the_guide_writes_files_and_runs_commands():
     assert len(guide_blocks("run-by", ME)) >= 3
 
 
+@pytest.mark.slow
 def test_the_class_is_graded_as_the_guide_says(followed):
     outputs = guide_blocks("output")
     assert outputs, "the guide shows what grading writes"
@@ -67,6 +68,7 @@ def test_the_class_is_graded_as_the_guide_says(followed):
     assert (rows["bob"]["part1"], rows["bob"]["part2"]) == ("1", "3")  # 3 points lost in each
 
 
+@pytest.mark.slow
 def test_the_wrong_submission_is_told_what_broke_and_not_the_hidden_texts(followed):
     results = json.loads((followed / "try" / "graded" / "bob" / "results.json")
                          .read_text(encoding="utf-8"))
@@ -76,6 +78,7 @@ def test_the_wrong_submission_is_told_what_broke_and_not_the_hidden_texts(follow
     assert failed[split].startswith("split_words(a str of "), failed  # an outline, not a text
 
 
+@pytest.mark.slow
 def test_the_release_and_the_bundles_are_made(followed):
     release = followed / "assignments" / NAME
     stub = json.loads((release / f"{NAME}.ipynb").read_text(encoding="utf-8"))
@@ -92,6 +95,7 @@ def test_the_release_and_the_bundles_are_made(followed):
     assert not any(n.startswith("autograder/hidden/tokenization/") for n in names)
 
 
+@pytest.mark.slow
 def test_the_catalogue_entries_are_real_bugs(followed):
     """The guide's entries, checked by the catalogue's own machinery in the copy: each
     defines only names of its part, and its witness holds on its submission."""

@@ -56,6 +56,7 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
 
 
 @pytest.mark.parametrize("name", known())
+@pytest.mark.slow
 def test_source_notebook_full_marks_and_release_zero(name, graded):
     assignment = load(name)
     source = graded[name, "source"]
@@ -69,6 +70,7 @@ def test_source_notebook_full_marks_and_release_zero(name, graded):
     assert {int(p) for p in stub["parts"]} == set(assignment.points)
 
 
+@pytest.mark.slow
 def test_the_naive_trainer_loses_only_part3_speed(graded):
     """production_tokenizers: the notebook with ``train_bpe_fast`` answered by the notebook's
     own naive trainer is exact, so it loses only Part 3's tests of how training scales."""

@@ -54,6 +54,7 @@ def _code(text: str, suffix: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ASSIGNMENTS, ids=lambda n: Path(n).name)
+@pytest.mark.slow
 def test_generated_class_is_distinct_gradable_and_of_the_right_kinds(tmp_path, name):
     assignment = load(name)
     subs = make.generate(assignment, 40)
@@ -121,6 +122,7 @@ def test_memory_halves_and_the_growth_check():
     assert not summary.flat_memory(run)
 
 
+@pytest.mark.slow
 def test_a_tiny_toy_class_through_the_whole_tool(tmp_path, capsys):
     toy = load(TOY)
     subs = make.generate(toy, 4)  # 2 correct, 1 wrong, 1 stub: no hang to wait for

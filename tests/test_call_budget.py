@@ -231,6 +231,7 @@ class ByteLevelBPE(ByteLevelBPE):
 '''
 
 
+@pytest.mark.slow
 def test_a_hang_in_one_function_costs_nothing_in_the_slow_tests_of_another(tmp_path):
     """Production's Part 1 with a pre-tokenizer that hangs on one input, and a decode that
     needs 2 to 3 s of CPU in the round trip (over any budget of that test; the plain limit

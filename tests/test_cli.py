@@ -54,6 +54,7 @@ def rows(out: Path) -> dict[str, dict[str, str]]:
     return {r["student_id"]: r for r in csv.DictReader(io.StringIO(text))}
 
 
+@pytest.mark.slow
 def test_batch_completes_despite_failures(graded) -> None:
     proc, _ = graded
     assert proc.returncode == 0, proc.stderr
@@ -64,6 +65,7 @@ def test_batch_completes_despite_failures(graded) -> None:
     assert "Mean per part" in proc.stdout and "Reports in" in proc.stdout
 
 
+@pytest.mark.slow
 def test_progress_into_a_log_is_one_line_per_student_with_the_counts(graded) -> None:
     proc, _ = graded
     lines = [line for line in proc.stderr.splitlines() if line.endswith("]")]
@@ -93,6 +95,7 @@ def test_progress_on_a_terminal_is_a_tqdm_bar_with_the_counts() -> None:
     assert "b: not graded: crash" in text
 
 
+@pytest.mark.slow
 def test_one_row_per_student_with_reasons(graded) -> None:
     _, out = graded
     check_grades_file(out / "grades.csv", TOKENIZATION)
@@ -110,6 +113,7 @@ def test_one_row_per_student_with_reasons(graded) -> None:
         assert [row[f"part{p}"] for p in TOKENIZATION.parts] + [row["total"]] == [""] * 7
 
 
+@pytest.mark.slow
 def test_missing_students_get_no_page_and_are_not_failures(graded) -> None:
     _, out = graded
     assert not (out / "absent").exists() and not (out / "hollow").exists()
@@ -127,6 +131,7 @@ def test_missing_students_get_no_page_and_are_not_failures(graded) -> None:
                               "(nothing submitted)"), (png, title)
 
 
+@pytest.mark.slow
 def test_every_report_file_is_written(graded) -> None:
     _, out = graded
     for student in ("broken", "good", "nothing", "stub"):
@@ -138,6 +143,7 @@ def test_every_report_file_is_written(graded) -> None:
     assert "broken" in summary and "Failed to grade" in summary
 
 
+@pytest.mark.slow
 def test_reports_contain_no_hidden_test_source(graded) -> None:
     _, out = graded
     suite_files = sorted(SUITE.glob("test_*.py"))
@@ -243,6 +249,7 @@ def tamper_with_cache(out: Path) -> float:
     return taken
 
 
+@pytest.mark.slow
 def test_a_rerun_resumes_from_the_cache_and_force_regrades(graded) -> None:
     _, out = graded
     taken = tamper_with_cache(out)

@@ -146,6 +146,7 @@ def test_student_bundle_refuses_a_release_without_requirements(tmp_path, capsys)
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_the_student_jupyter_config_hides_the_instructor_menus(bundle, tmp_path) -> None:
     """The staff's zip, not the students': they never see it in their file browser."""
     assert not [n for n in bundle.namelist() if "jupyter" in n.split("/")[:-1]]

@@ -177,6 +177,7 @@ def test_the_cache_key_covers_data_files_but_not_notes(tmp_path):
     assert grader_fingerprint.__wrapped__(toy) == before, "a report or bytecode changed the key"
 
 
+@pytest.mark.slow
 def test_a_tree_of_several_assignments_is_graded_once_per_assignment(tmp_path, reference):
     """``submitted/<student>/<name>/``: each assignment found is graded with its own suite
     into ``--out/<name>/``; a student without a folder for one is missing there, not failed."""

@@ -123,6 +123,7 @@ def test_the_lean_environment_lacks_the_course_tools(lean_python):
         assert found.returncode != 0, f"{module} is importable: the test proves nothing"
 
 
+@pytest.mark.slow
 def test_the_reference_scores_full_marks_with_only_the_pinned_packages(
     bundle, tmp_path, lean_python
 ):
@@ -133,6 +134,7 @@ def test_the_reference_scores_full_marks_with_only_the_pinned_packages(
     assert all(t["status"] == "passed" for t in results["tests"])
 
 
+@pytest.mark.slow
 def test_a_stub_in_a_nested_folder_scores_zero(bundle, tmp_path):
     nested = tmp_path / "submission" / "my-upload"
     nested.mkdir(parents=True)
@@ -166,6 +168,7 @@ def test_a_submission_that_steals_the_reference_scores_zero_on_gradescope(bundle
     assert results["score"] == 0, [t["name"] for t in results["tests"] if t["score"]]
 
 
+@pytest.mark.slow
 def test_gradescope_workers_run_with_the_chosen_hash_seed(bundle, tmp_path):
     """Part 2's encoder is right only under the main worker's seed (a worker with a
     random seed would score Part 2 at random)."""
@@ -196,6 +199,7 @@ def failures_with(bundle, tmp_path, added: str) -> dict[str, str]:
     return {t["name"]: t["output"] for t in results["tests"] if t["score"] < t["max_score"]}
 
 
+@pytest.mark.slow
 def test_a_call_that_spins_is_stopped_by_its_cpu_budget_on_gradescope(bundle, tmp_path):
     """The bundle carries the suite's ``CALL_COSTS.json``: Part 4's ``merge_pair`` looping
     forever is stopped for its CPU time (``suite/budget.py``), not after the 5 s wall."""
@@ -209,6 +213,7 @@ def test_a_call_that_spins_is_stopped_by_its_cpu_budget_on_gradescope(bundle, tm
     assert all(name.startswith("Part 4:") for name in failed), failed
 
 
+@pytest.mark.slow
 def test_a_call_that_sleeps_is_stopped_after_the_sleep_limit_on_gradescope(bundle, tmp_path):
     """``suite/asleep.py`` through the entry point: Part 2's ``encode`` sleeping is stopped
     by the watch (its message; the 5 s wall would say "timed out after 5 s"), and only
@@ -224,6 +229,7 @@ def test_a_call_that_sleeps_is_stopped_after_the_sleep_limit_on_gradescope(bundl
     assert failed and all(name.startswith("Part 2:") for name in failed), failed
 
 
+@pytest.mark.slow
 def test_a_class_body_that_loops_is_stopped_for_its_cpu_on_gradescope(bundle, tmp_path):
     """``student.LOAD_CPU`` through the entry point: a loop in Part 3's class body stops
     that part's load for its CPU (the wall limit would say "timed out after 10 s"), and

@@ -206,6 +206,7 @@ def grade_with(tmp_path, overrides: dict[str, str]) -> dict[str, dict]:
             for name, result in results.items()}
 
 
+@pytest.mark.slow
 def test_trust_follows_each_functions_own_tests(tmp_path):
     graded = grade_with(tmp_path, {"counts": WRONG_COUNTS,
                                    "build_vocab": WRONG_COUNTS_AND_BUILD_VOCAB,

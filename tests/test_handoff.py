@@ -184,6 +184,7 @@ def comment(course: Path, cell: str, student: str) -> str | None:
         return gb.find_comment(cell, A, A, student).auto_comment
 
 
+@pytest.mark.slow
 def test_export_is_our_autograde_plus_the_manual_reflection(graded, course, capsys) -> None:
     ours = our_rows(graded[1])
     assert {s: (r["status"], r["total"]) for s, r in ours.items()} == {
@@ -234,6 +235,7 @@ def test_export_is_our_autograde_plus_the_manual_reflection(graded, course, caps
     assert exported["good"]["timestamp"] == "2030-01-15 09:30:00"
 
 
+@pytest.mark.slow
 def test_failed_hidden_tests_are_gradebook_comments_and_notes(graded, handed) -> None:
     course = handed  # handed off once
     ours = our_rows(graded[1])["bob"]
@@ -249,6 +251,7 @@ def test_failed_hidden_tests_are_gradebook_comments_and_notes(graded, handed) ->
     assert "Hidden tests failed:\n- " in cell.outputs[0]["text"]
 
 
+@pytest.mark.slow
 def test_a_py_submission_has_its_reflection_read_or_flagged(graded, course, capsys) -> None:
     assert main(["--course", str(course), "--grades", str(graded[1])]) == 0
     out = capsys.readouterr().out
@@ -269,6 +272,7 @@ def test_a_py_submission_has_its_reflection_read_or_flagged(graded, course, caps
     assert "bare" in section and "script" not in section and "good" not in section
 
 
+@pytest.mark.slow
 def test_a_jupytext_py_is_read_as_its_notebook(graded, course, tmp_path) -> None:
     import jupytext
 
@@ -288,6 +292,7 @@ def test_a_jupytext_py_is_read_as_its_notebook(graded, course, tmp_path) -> None
     assert cell.source == REFLECTION
 
 
+@pytest.mark.slow
 def test_a_changed_reflection_flags_its_kept_manual_grade(graded, handed) -> None:
     course = handed  # handed off once
     grade_by_hand(course, "reflection", "stub", 3.0)
@@ -306,6 +311,7 @@ def test_a_changed_reflection_flags_its_kept_manual_grade(graded, handed) -> Non
     assert grades_of(course, "good")["reflection"] == (None, None, True)
 
 
+@pytest.mark.slow
 def test_one_feedback_page_with_the_reflection_and_the_total(graded, handed) -> None:
     course = handed  # handed off once
     page = course / "feedback" / "bob" / A / f"{A}.html"
@@ -330,6 +336,7 @@ def test_one_feedback_page_with_the_reflection_and_the_total(graded, handed) -> 
     assert (page.parent / "timestamp.txt").read_text() == STAMP
 
 
+@pytest.mark.slow
 def test_second_hand_off_changes_nothing_and_keeps_manual_grades(graded, handed) -> None:
     course = handed  # handed off once
     first = snapshot(course)
@@ -355,6 +362,7 @@ def test_second_hand_off_changes_nothing_and_keeps_manual_grades(graded, handed)
     assert grades_of(course, "stub")["reflection"] == (None, 3.0, False)
 
 
+@pytest.mark.slow
 def test_unknown_students_error_rows_and_missing_rows(graded, course, tmp_path, capsys) -> None:
     header = graded[1].read_text().splitlines()[0]
     grades = tmp_path / "grades.csv"

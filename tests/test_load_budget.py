@@ -97,6 +97,7 @@ def grade(assignment, source: str, tmp_path: Path, name: str, level: str = "root
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.slow
 def test_a_class_body_that_loops_is_stopped_for_its_cpu(level, tmp_path):
     """The message is the budget's (the wall limit says "timed out after 10 s"), and
     only Part 2, whose class it is, loses its points."""
@@ -106,6 +107,7 @@ def test_a_class_body_that_loops_is_stopped_for_its_cpu(level, tmp_path):
     assert got["parts"] == {"1": 4.0, "2": 0.0}, got
 
 
+@pytest.mark.slow
 def test_a_load_that_loops_runs_in_one_worker_of_its_part(tmp_path):
     """Part 3's worker loops for ``LOAD_CPU``; its spares, which would loop as long each,
     are never loaded. Measured against a grading whose Part 3 load ends at once (so both

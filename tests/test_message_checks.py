@@ -127,6 +127,7 @@ def test_statements_keep_the_cells_line_numbers(tmp_path):
     assert error.traceback[-1].lineno + 1 == 6  # pytest counts lines from 0
 
 
+@pytest.mark.slow
 def test_a_crash_names_the_students_cell_and_line(tmp_path):
     nb = nbformat.read(SOLVED, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(

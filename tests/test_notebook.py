@@ -161,6 +161,7 @@ def test_source_notebook_runs_clean_and_passes_visible_tests(name, tmp_path):
 
 
 @every_assignment
+@pytest.mark.slow
 def test_released_stub_fails_every_visible_test(name):
     nb, _ = execute(notebook("assignments", name), allow_errors=True)
     cells = visible_tests(nb)

@@ -54,9 +54,8 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return with_outputs(tmp_path_factory.mktemp("printed") / "tokenization.ipynb")
 
 
-@pytest.mark.parametrize("level", [
-    level if level == "root" else pytest.param(level, marks=pytest.mark.slow)
-    for level in LEVELS])
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.slow
 def test_a_correct_notebook_with_100_mb_of_outputs_gets_full_marks(printed, level, tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "autograder", "grade", str(printed), "--out", str(tmp_path),
@@ -69,6 +68,7 @@ def test_a_correct_notebook_with_100_mb_of_outputs_gets_full_marks(printed, leve
     assert row["total"] == row["max_total"] == "100", row
 
 
+@pytest.mark.slow
 def test_the_preflight_reads_a_notebook_with_large_outputs(printed, tmp_path):
     release = tmp_path / "tokenization"
     shutil.copytree(RELEASE, release)
@@ -126,6 +126,7 @@ def test_a_notebook_that_grows_is_refused_once_the_limit_is_read():
     assert limit < endless.given <= limit + 2 * stream.CHUNK
 
 
+@pytest.mark.slow
 def test_the_stream_holds_a_few_megabytes(printed):
     tracemalloc.start()
     try:

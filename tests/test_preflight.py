@@ -232,6 +232,7 @@ PRODUCTION = ROOT / "assignments" / "production_tokenizers"
 
 
 @pytest.mark.parametrize("solved", [True, False], ids=["solved", "stub"])
+@pytest.mark.slow
 def test_the_production_preflight_finds_the_bundled_files_from_anywhere(tmp_path, solved):
     """The visible tests read ``gpt2/`` and ``tinyshakespeare.txt`` beside the notebook; run
     from another folder, the preflight still runs them where the notebook is."""

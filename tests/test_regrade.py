@@ -143,6 +143,7 @@ def test_a_suite_change_names_exactly_the_students_it_moves(copy, tmp_path):
     assert "not reproducible" not in done.stdout
 
 
+@pytest.mark.slow
 def test_grading_twice_changes_nothing(copy):
     tree, out = copy
     again = grade(tree, out)
@@ -173,6 +174,7 @@ def test_diff_of_two_folders(copy, graded):
     assert len(list(out.glob("regrade.*.md"))) == 1  # it names the other folder
 
 
+@pytest.mark.slow
 def test_folders_that_cannot_be_compared_are_refused(copy, tmp_path):
     tree, out = copy
     other = tmp_path / "other"  # the same tests under another assignment's name

@@ -64,6 +64,7 @@ def test_a_probe_made_for_another_worker_program_is_probed_again(reference_file,
     assert result["score"] == 100
 
 
+@pytest.mark.slow
 def test_the_cli_lists_the_row_as_failed_warns_the_ta_and_caches_nothing(
     reference_file, tmp_path
 ):

@@ -57,6 +57,7 @@ def keep(name: str) -> set[str]:
 
 
 @pytest.mark.parametrize("name", known())
+@pytest.mark.slow
 def test_every_disguised_copy_ranks_above_every_independent_pair(name, tmp_path, capsys):
     sources = independent_sources(name)
     for student, source in sources.items():
@@ -81,6 +82,7 @@ def test_every_disguised_copy_ranks_above_every_independent_pair(name, tmp_path,
     assert "similar" in printed and "plagiar" not in printed.lower()
 
 
+@pytest.mark.slow
 def test_the_stub_is_near_zero_against_the_reference_because_it_is_boilerplate(tmp_path,
                                                                                capsys):
     """And two known sources, the same file twice, are never compared with each other."""

@@ -450,6 +450,7 @@ def failed(result) -> set[str]:
     return {t["id"] for t in result["tests"] if t["status"] == "failed"}
 
 
+@pytest.mark.slow
 def test_every_part_adds_up_to_its_points(graded):
     result = graded["reference"]
     for part, points in TOKENIZATION.points.items():
@@ -458,6 +459,7 @@ def test_every_part_adds_up_to_its_points(graded):
     assert result["max_score"] == sum(TOKENIZATION.points.values())
 
 
+@pytest.mark.slow
 def test_reference_gets_full_marks(graded):
     result = graded["reference"]
     assert result["status"] == "graded", result["error"]
@@ -467,6 +469,7 @@ def test_reference_gets_full_marks(graded):
     assert result["score"] == 100
 
 
+@pytest.mark.slow
 def test_stub_gets_zero_everywhere(graded):
     result = graded["stub"]
     assert result["status"] == "graded", result["error"]
@@ -475,6 +478,7 @@ def test_stub_gets_zero_everywhere(graded):
     assert not any("InternalError" in o or "grader could not" in o for o in outputs), outputs
 
 
+@pytest.mark.slow
 def test_a_differently_built_correct_submission_gets_full_marks(graded):
     result = graded["different"]
     assert result["status"] == "graded", result["error"]
@@ -482,6 +486,7 @@ def test_a_differently_built_correct_submission_gets_full_marks(graded):
                                      if t["status"] == "failed"]
 
 
+@pytest.mark.slow
 def test_one_bug_per_part_costs_points_in_that_part_only(graded):
     result = graded["buggy"]
     assert result["status"] == "graded", result["error"]
@@ -502,6 +507,7 @@ def test_one_bug_per_part_costs_points_in_that_part_only(graded):
     assert {t for t in lost if t.startswith("part6::")} == {"part6::test_q1_embedding_mib"}
 
 
+@pytest.mark.slow
 def test_a_cell_that_does_not_parse_costs_only_its_own_definitions(graded):
     result = graded["broken_cell"]
     assert result["status"] == "graded", result["error"]
@@ -511,6 +517,7 @@ def test_a_cell_that_does_not_parse_costs_only_its_own_definitions(graded):
     assert failed(result) == {"part6::test_vocab_tradeoff"}
 
 
+@pytest.mark.slow
 def test_a_submission_that_exits_while_loading_gets_fair_zeros(graded):
     everywhere = graded["exit_all"]
     # The student's own exit is the student's zero, not a sandbox that did not start.
@@ -536,6 +543,7 @@ def suite_lines() -> set[str]:
     return lines
 
 
+@pytest.mark.slow
 def test_messages_show_no_suite_source_and_no_traceback(graded):
     lines = suite_lines()
     assert len(lines) > 100
@@ -558,6 +566,7 @@ def test_an_unreadable_submission_is_an_error_not_a_crash(tmp_path):
     assert result["score"] == 0 and result["max_score"] == 100
 
 
+@pytest.mark.slow
 def test_test_names_and_ids_are_student_readable(graded):
     for test in graded["reference"]["tests"]:
         assert re.fullmatch(r"part[1-6]::test_\w+", test["id"]), test["id"]
@@ -565,22 +574,26 @@ def test_test_names_and_ids_are_student_readable(graded):
 
 
 
+@pytest.mark.slow
 def test_build_vocab_may_use_state_from_the_students_own_constructor(graded):
     result = graded["own_state"]
     assert result["score"] == 100, [(t["id"], t["output"]) for t in result["tests"]
                                     if t["status"] != "passed"]
 
 
+@pytest.mark.slow
 def test_state_from_the_students_constructor_never_overrides_the_reference(graded):
     assert part_scores(graded["init_sets_size"])[4] == TOKENIZATION.points[4]
 
 
+@pytest.mark.slow
 def test_a_constructor_that_hangs_costs_part2_only(graded):
     scores = part_scores(graded["init_loops"])
     assert scores[2] == 0
     assert all(scores[p] == TOKENIZATION.points[p] for p in TOKENIZATION.points if p != 2), scores
 
 
+@pytest.mark.slow
 def test_a_subclass_override_keeps_build_vocab_in_part4(graded):
     # The Part 2 bug is a later `class CharTokenizer(CharTokenizer)` that does not
     # redefine build_vocab: Part 4 must still find the student's build_vocab.

@@ -14,6 +14,7 @@ from autograder.validity.mutants import mutants, original_source
 from tests.course import PRODUCTION, TOKENIZATION
 
 
+@pytest.mark.slow
 def test_generator_gives_distinct_compilable_one_change_mutants():
     original = original_source(TOKENIZATION).splitlines()
     found = mutants(TOKENIZATION)
@@ -74,6 +75,7 @@ def test_every_slow_variant_is_meant_for_a_timing_test_and_compiles():
                 assert [t for t in timed if meant_for.search(t)], f"{a.name}: {name}"
 
 
+@pytest.mark.slow
 def test_tiny_mutation_run_end_to_end(tmp_path):
     """Three mutants graded for real, the report written where asked."""
     report = tmp_path / "MUTATION.md"

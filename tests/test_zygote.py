@@ -320,6 +320,7 @@ def test_a_dead_zygote_is_replaced(suite):
     assert second.process.pid != warm.process.pid
 
 
+@pytest.mark.slow
 def test_a_zygote_lost_while_grading_is_a_grading_error(tmp_path):
     # A submission that keeps its worker busy, so that the run is still going when the
     # zygote dies; the student gets no score, the TA an environment error.

@@ -100,6 +100,7 @@ def test_independent_of_the_hash_seed():
     assert len(outputs) == 1
 
 
+@pytest.mark.slow
 def test_equal_and_much_faster_than_recounting_on_shakespeare():
     """Measured in one run: the recounting trainer is ~50x slower here; demand 10x.
     CPU time, the fast one the best of three, no garbage collection inside

@@ -226,6 +226,7 @@ def expand_unknown_runs(pieces_out: list[str], pieces: dict[str, float]) -> list
     return [p for piece in pieces_out for p in ([piece] if piece in pieces else list(piece))]
 
 
+@pytest.mark.slow
 def test_sentencepiece_ids_on_tie_free_inputs_and_best_scores_everywhere(sp_model):
     sp, pieces, ids = sp_model
     unk = min(pieces.values()) - 10
@@ -249,6 +250,7 @@ def test_sentencepiece_ids_on_tie_free_inputs_and_best_scores_everywhere(sp_mode
     assert tie_free > 3500 and near_ties > 0  # both kinds occur in the sample
 
 
+@pytest.mark.slow
 def test_hf_unigram_best_scores_agree_everywhere(sp_model):
     _, pieces, _ = sp_model
     vocab = [("<unk>", 0.0), *pieces.items()]
@@ -264,6 +266,7 @@ def test_hf_unigram_best_scores_agree_everywhere(sp_model):
         ), text
 
 
+@pytest.mark.slow
 def test_every_letter_run_is_segmented_validly(sp_model):
     # "lll..." has exactly tied segmentations in some vocabularies: any optimum is accepted.
     _, pieces, _ = sp_model

@@ -224,6 +224,7 @@ def test_agrees_with_hf_on_10000_random_strings(unicode_disagreements):
     assert any(len(w) > 100 for t in texts for w in bert_pretokenize(t))
 
 
+@pytest.mark.slow
 def test_agrees_with_hf_on_every_line_of_the_corpus():
     vocab = fixed_vocab()
     ours, hf = WordPieceTokenizer(vocab), hf_wordpiece(vocab)

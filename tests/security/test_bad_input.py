@@ -103,6 +103,7 @@ def by_id(out: Path) -> dict[str, dict[str, str]]:
     return {r["student_id"]: r for r in rows(out)}
 
 
+@pytest.mark.slow
 def test_the_batch_completes_twice_and_every_folder_gets_a_row(batch) -> None:
     first, second, out, entries = batch
     assert first.returncode == 0, first.stderr[-3000:]
@@ -111,6 +112,7 @@ def test_the_batch_completes_twice_and_every_folder_gets_a_row(batch) -> None:
     assert ".alice" in by_id(out)
 
 
+@pytest.mark.slow
 def test_a_surrogate_in_a_message_costs_nothing_but_that_test(batch) -> None:
     out = batch[2]
     row = by_id(out)["surrogate"]
@@ -120,6 +122,7 @@ def test_a_surrogate_in_a_message_costs_nothing_but_that_test(batch) -> None:
     assert "broken \\xff at load" in data["output"], data["output"]  # escaped, not lost
 
 
+@pytest.mark.slow
 def test_odd_folder_names_are_safe_and_distinct(batch) -> None:
     out = batch[2]
     ids = by_id(out)
@@ -131,6 +134,7 @@ def test_odd_folder_names_are_safe_and_distinct(batch) -> None:
     assert "Renamed student IDs" in summary
 
 
+@pytest.mark.slow
 def test_no_csv_cell_starts_a_formula(batch) -> None:
     out = batch[2]
     text = (out / "grades.csv").read_text(encoding="utf-8")
@@ -142,6 +146,7 @@ def test_no_csv_cell_starts_a_formula(batch) -> None:
     assert " pad" in ids  # a tab in an ID becomes a space
 
 
+@pytest.mark.slow
 def test_links_are_never_followed(batch) -> None:
     ids = by_id(batch[2])
     for name in ("linked_file", "linked_folder"):
@@ -150,6 +155,7 @@ def test_links_are_never_followed(batch) -> None:
         assert "symbolic link" in row["error"], row
 
 
+@pytest.mark.slow
 def test_malformed_notebooks_are_clear_error_rows(batch) -> None:
     ids = by_id(batch[2])
     for name in NOTEBOOKS:

@@ -27,7 +27,8 @@ from tests.course import TOKENIZATION
 
 from .hostile import processes_with
 
-pytestmark = pytest.mark.slow  # one batch of hostile submissions, graded once: ~40 s
+# One batch of hostile submissions, graded once: about 40 s.
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 REFERENCE = reference_without(TOKENIZATION, 0)[0]
 TOKEN = f"batch-outlive-{uuid.uuid4().hex}"

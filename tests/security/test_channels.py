@@ -42,6 +42,7 @@ def test_nothing_outlives_a_worker(tmp_path):
     assert leftovers(token) == NOTHING or LEVEL == "basic" and not leftovers(token)["ipc"]
 
 
+@pytest.mark.slow
 def test_nothing_outlives_grading(tmp_path):
     # Through the scoring process, as a batch grades: at the basic level too, where the
     # child that cleared its environment is found as an orphan of the scoring process.
@@ -130,6 +131,7 @@ def _listen() -> tuple[socket.socket, int]:
     return server, server.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_no_network_at_any_level(tmp_path):
     # Without namespaces (drop, basic) the system-call filter refuses every socket.
     server, port = _listen()

@@ -73,12 +73,14 @@ def hostile(tmp_path_factory) -> tuple[dict[str, str], str]:
     return outputs(grade_file(path, "hostile", assignment=TOKENIZATION, timeout=240)), source
 
 
+@pytest.mark.slow
 def test_a_missing_helper_is_named(hostile):
     found, _ = hostile
     assert any("name '_missing_helper_in_source' is not defined" in text
                for key, text in found.items() if key.startswith("part5::")), found
 
 
+@pytest.mark.slow
 def test_no_name_the_code_made_from_an_input_is_shown(hostile):
     found, source = hostile
     named = {n for text in found.values() for n in re.findall(r"name '(\w+)' is not defined",
@@ -89,6 +91,7 @@ def test_no_name_the_code_made_from_an_input_is_shown(hostile):
     assert part4 and all("…" in text for text in part4)
 
 
+@pytest.mark.slow
 def test_a_number_says_its_power_of_ten_not_its_ratio(hostile):
     found, _ = hostile
     speedup = found["part6::test_attention_speedup"]
@@ -96,6 +99,7 @@ def test_a_number_says_its_power_of_ten_not_its_ratio(hostile):
     assert not re.search(r"1[.,]?2345|12[.,]?345|123[.,]?45", speedup), speedup
 
 
+@pytest.mark.slow
 def test_a_price_a_thousand_times_too_high_says_so(tmp_path):
     source = renamed(reference_without(PRODUCTION, 0)[0], "estimate_cost") + OVERPRICED
     path = tmp_path / "overpriced.py"

@@ -21,7 +21,7 @@ from tests.course import PRODUCTION
 
 # The timing red team is slow (`make test-all`), like its tokenization siblings: a
 # production grading whose quadratic encode is timed (about 13 s).
-pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow, pytest.mark.alone]
 
 PRECOMPUTE = '''
 import sys as _sys

@@ -54,6 +54,7 @@ def one_file(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_level_is_printed_and_in_every_report(one_file, tmp_path):
     done = run_cli(one_file, "--out", tmp_path,
                    env={**os.environ, "AUTOGRADER_ALLOW_BASIC": "1"})
@@ -71,6 +72,7 @@ def test_basic_is_refused_without_an_explicit_opt_in(one_file, tmp_path):
     assert not (tmp_path / "grades.csv").exists()
 
 
+@pytest.mark.slow
 def test_basic_with_the_opt_in_marks_every_report(one_file, tmp_path):
     done = run_cli(one_file, "--out", tmp_path, env=level_env("basic", AUTOGRADER_ALLOW_BASIC="1"))
     assert done.returncode == 0, done.stderr
@@ -83,6 +85,7 @@ def test_basic_with_the_opt_in_marks_every_report(one_file, tmp_path):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the fall-back from root needs root")
+@pytest.mark.slow
 def test_an_automatic_fall_back_is_a_loud_warning(one_file, tmp_path):
     # No unshare on the PATH: namespaces are out of reach, the grader falls back to drop.
     tools = tmp_path / "bin"
@@ -98,6 +101,7 @@ def test_an_automatic_fall_back_is_a_loud_warning(one_file, tmp_path):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the drop level needs root")
+@pytest.mark.slow
 def test_at_drop_a_tree_other_users_can_read_is_refused(tmp_path):
     base = Path(tempfile.mkdtemp(prefix="open-tree-"))  # a world-readable folder of its own
     try:
@@ -140,6 +144,7 @@ KILLER = textwrap.dedent("""
 
 @pytest.mark.slow  # two gradings, one of them slowed by a killer that runs for 4 s
 @pytest.mark.skipif(LEVEL == "basic", reason="basic grades one student at a time")
+@pytest.mark.alone
 def test_one_student_cannot_kill_another_students_workers(tmp_path):
     tree = tmp_path / "submitted"
     for student, source in {"honest": REFERENCE, "killer": REFERENCE + KILLER}.items():
@@ -174,6 +179,7 @@ def later_writer(target: Path, token: str) -> str:
 
 
 @pytest.mark.slow  # a grading, then 8 s of waiting for a writer that must never come
+@pytest.mark.alone
 def test_nothing_rewrites_the_reports_after_the_batch(tmp_path):
     # At every level, basic included (opted in): nothing of a student may still run
     # when the reports are written, so nothing can change them afterwards.

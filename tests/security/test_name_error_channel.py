@@ -45,6 +45,7 @@ class CharTokenizer(CharTokenizer):
     "SPELLED", str(SPELLED))
 
 
+@pytest.mark.slow
 def test_a_name_error_cannot_spell_a_hidden_input(tmp_path):
     path = tmp_path / "speller.py"
     path.write_text(reference_source(TOKENIZATION) + SPELLER, encoding="utf-8")

@@ -47,7 +47,7 @@ from tests.course import PRODUCTION, TOKENIZATION
 
 from .hostile import QUADRATIC_WORK, graded_part
 
-pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow, pytest.mark.alone]
 
 # Tells a timed run by the shape of its requests (a ``put``, then a ``map`` that keeps),
 # and a fresh worker by its first call (``FRESH_IF``: a timing input, not a worked example).

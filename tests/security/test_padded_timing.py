@@ -27,7 +27,7 @@ from tests.course import TOKENIZATION
 
 from .hostile import QUADRATIC_WORK, graded_part
 
-pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow, pytest.mark.alone]
 GAP = "a ratio test cannot see code that pads its short inputs (no budget from the reference)"
 
 

@@ -67,6 +67,7 @@ def rss_of_tree(pid: int) -> int:
     return total
 
 
+@pytest.mark.slow
 def test_a_submissions_workers_together_stay_within_its_memory_budget(tmp_path):
     # Every worker of a submission (six parts, two spare Part 3 workers) grabs memory,
     # page by page, until its limit or 400 MiB; together they must stay within budget.
@@ -169,6 +170,7 @@ def _scorer_pids() -> list[int]:
     return pids
 
 
+@pytest.mark.slow
 def test_the_scoring_process_has_its_own_memory_limit(tmp_path):
     # The reference, graded while this test reads the scoring process's limits.
     path = tmp_path / "scorer_limits.py"
@@ -213,6 +215,7 @@ print(json.dumps({{"status": result["status"], "error": result["error"],
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_file_too_big_to_parse_is_an_error_row_and_the_grader_stays_small(tmp_path):
     path = tmp_path / "huge_literal.py"
     path.write_text(HUGE_LITERAL, encoding="utf-8")

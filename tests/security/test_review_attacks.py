@@ -61,6 +61,7 @@ GRADESCOPE_LEVEL = "drop" if os.geteuid() == 0 else "userns"
 @pytest.mark.parametrize(("level", "how"), [
     (level, how) for level in LEVELS for how in ("orphan", "sibling")
     if (level, how) != (GRADESCOPE_LEVEL, "orphan")])
+@pytest.mark.alone
 def test_work_outside_the_workers_tree_still_counts_in_the_timing(
         tmp_path, monkeypatch, level, how):
     monkeypatch.setenv("AUTOGRADER_ISOLATION", level)
@@ -76,6 +77,7 @@ def test_work_outside_the_workers_tree_still_counts_in_the_timing(
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_work_in_an_orphan_counts_through_the_gradescope_entry_point(tmp_path):
     # Gradescope's Docker has no namespaces: the drop level, the one the trick beat.
     with zipfile.ZipFile(build(tmp_path / "autograder.zip", TOKENIZATION)) as archive:
@@ -100,6 +102,7 @@ def test_work_in_an_orphan_counts_through_the_gradescope_entry_point(tmp_path):
 
 
 @pytest.mark.slow  # the timing red team, like the tests above
+@pytest.mark.alone
 def test_work_done_while_the_inputs_arrive_counts_in_the_timing(tmp_path):
     path = tmp_path / "student.py"
     path.write_text(reference_source(TOKENIZATION) + PRECOMPUTE, encoding="utf-8")
@@ -144,6 +147,7 @@ def test_a_reference_answer_too_long_for_json_is_an_error_in_the_worker(tmp_path
         assert worker.call("merge_pair", [], ("a", "b")) == ["RuntimeError"]
 
 
+@pytest.mark.slow
 def test_no_network_through_io_uring(tmp_path):
     # The filter refused socket() and connect(), but io_uring's requests did both unseen:
     # at the drop level (Docker, Gradescope) a hidden input went out to 127.0.0.1.
@@ -204,6 +208,7 @@ def test_a_reply_size_made_up_carries_nothing_out(tmp_path):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the drop level needs root")
+@pytest.mark.slow
 def test_at_drop_the_cli_closes_the_checkout_before_student_code_runs(tmp_path):
     # A fresh clone is world-readable: open the secrets as a clone has them (the CLI, or
     # an earlier run of this test, may have closed them already).

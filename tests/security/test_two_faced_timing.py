@@ -24,7 +24,7 @@ from tests.course import TOKENIZATION
 
 from .hostile import QUADRATIC_WORK
 
-pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow, pytest.mark.alone]
 
 QUADRATIC = QUADRATIC_WORK + '''
     def encode(self, text):

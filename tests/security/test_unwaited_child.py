@@ -113,6 +113,7 @@ class CharTokenizer(CharTokenizer):
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 @pytest.mark.timeout(600)
 def test_quadratic_work_in_a_child_nobody_waits_for_fails_the_timing_test(tmp_path):
     path = tmp_path / "student.py"

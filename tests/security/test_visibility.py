@@ -91,6 +91,7 @@ def output(result: dict, test_id: str) -> str:
     return next(t["output"] for t in result["tests"] if t["id"] == test_id)
 
 
+@pytest.mark.slow
 def test_by_default_no_message_carries_a_hidden_input(graded) -> None:
     result = graded["hidden"]
     assert result["status"] == "graded", result["error"]
@@ -104,6 +105,7 @@ def test_by_default_no_message_carries_a_hidden_input(graded) -> None:
     assert not re.search(r"\d", scores.split("\n")[0]), scores
 
 
+@pytest.mark.slow
 def test_the_instructor_can_opt_in_to_showing_them(graded) -> None:
     result = graded["shown"]
     assert "LEAK:" in output(result, "part4::test_count_pairs")
@@ -112,6 +114,7 @@ def test_the_instructor_can_opt_in_to_showing_them(graded) -> None:
     assert re.match(r"attention_scores\(\d+, \d+\) returned \d+, expected \d+", scores), scores
 
 
+@pytest.mark.slow
 def test_warnings_of_a_reloaded_worker_are_withheld_by_default(graded) -> None:
     hidden, shown = graded["hidden"], graded["shown"]
     # Every worker loaded before the tests says its line; the crash in Part 4 makes a
@@ -138,6 +141,7 @@ def test_evidence_marks_cannot_be_forged_to_reveal_anything() -> None:
     assert withheld[-1].startswith("1 more warning ")
 
 
+@pytest.mark.slow
 def test_the_cli_flag_reaches_feedback_html_and_results_json(tmp_path: Path) -> None:
     tree = tmp_path / "submitted" / "mallory" / "tokenization"
     tree.mkdir(parents=True)
@@ -160,6 +164,7 @@ def test_the_cli_flag_reaches_feedback_html_and_results_json(tmp_path: Path) -> 
         assert "LEAK:" in (shown_dir / name).read_text(encoding="utf-8"), name
 
 
+@pytest.mark.slow
 def test_warnings_are_capped_in_results_json_output(tmp_path: Path) -> None:
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
