@@ -21,14 +21,24 @@ from .inputs import angle_tolerance, rng
 
 PART = 2
 
+# A base of None leaves it out of the call: the spec's default, 10,000, is expected.
 TABLE_CASES = [(3, 4, 10000.0), (64, 16, 10000.0), (50, 10, 100.0), (1, 2, 10000.0),
-               (2048, 128, 10000.0), (300, 6, 500.0)]
+               (2048, 128, 10000.0), (300, 6, 500.0), (64, 16, None)]
+DEFAULT_BASE = 10000.0
 
 
-def table_of(student, n: int, d: int, base: float) -> tuple[np.ndarray, str | None]:
+def table_call(n: int, d: int, base: float | None) -> tuple[tuple, str]:
+    """The arguments of a ``sinusoidal_positions`` call, and the call as a student reads it."""
+    if base is None:
+        return (n, d), f"sinusoidal_positions({n}, {d})"
+    return (n, d, base), f"sinusoidal_positions({n}, {d}, base={base:g})"
+
+
+def table_of(student, n: int, d: int, base: float | None) -> tuple[np.ndarray, str | None]:
     """The student's table as an array of the right shape, and the layout it follows."""
-    what = f"sinusoidal_positions({n}, {d}, base={base:g})"
-    got = as_array(student.call("sinusoidal_positions", n, d, base), what, (n, d))
+    args, what = table_call(n, d, base)
+    got = as_array(student.call("sinusoidal_positions", *args), what, (n, d))
+    base = DEFAULT_BASE if base is None else base
     tolerance = angle_tolerance(np.arange(n), base)
     layout = follows(got, {layout: sinusoidal(n, d, base, layout) for layout in (SPEC, HALVES)},
                      tolerance)
@@ -42,8 +52,9 @@ def test_sinusoidal_values(student):
     for n, d, base in TABLE_CASES:
         with failures.case():
             got, layout = table_of(student, n, d, base)
-            expect_close(got, sinusoidal(n, d, base, layout or SPEC),
-                         f"sinusoidal_positions({n}, {d}, base={base:g})",
+            what = table_call(n, d, base)[1]
+            base = DEFAULT_BASE if base is None else base
+            expect_close(got, sinusoidal(n, d, base, layout or SPEC), what,
                          angle_tolerance(np.arange(n), base))
     failures.report()
 
@@ -76,10 +87,10 @@ def test_sinusoidal_properties(student):
     """sinusoidal_positions: values in [-1, 1], row 0 of zeros and ones, row norms sqrt(d/2)"""
     failures = Failures()
     for n, d, base in TABLE_CASES:
-        what = f"sinusoidal_positions({n}, {d}, base={base:g})"
+        args, what = table_call(n, d, base)
         with failures.case():
-            got = as_array(student.call("sinusoidal_positions", n, d, base), what, (n, d))
-            slack = angle_tolerance(np.arange(n), base).bound(got)
+            got = as_array(student.call("sinusoidal_positions", *args), what, (n, d))
+            slack = angle_tolerance(np.arange(n), base or DEFAULT_BASE).bound(got)
             check(np.all(np.abs(got) <= 1 + slack), f"{what} has values outside [-1, 1]")
             zeros_ones = np.sort(got[0])
             check(np.allclose(zeros_ones, np.repeat([0.0, 1.0], d // 2), atol=1e-6),
@@ -117,7 +128,7 @@ def test_shift_moves_every_position(student):
     failures = Failures()
     for k, d, given in SHIFT_CASES:
         positions = rng(200 + d).integers(max(0, -k), 300, size=12)
-        base = 10000.0 if given is None else given
+        base = DEFAULT_BASE if given is None else given
         what = f"sinusoidal_shift({k}, {d}" + ("" if given is None else f", base={given:g}") + ")"
         with failures.case():
             args = (k, d) if given is None else (k, d, given)

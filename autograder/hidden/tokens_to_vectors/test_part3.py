@@ -19,6 +19,8 @@ the attention test's to charge. The RoPE convention test likewise reads only whi
 dimensions are paired, from each basis vector turned at position 1,000.
 """
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -74,10 +76,15 @@ ROPE_CASES = [  # (x, positions, base): the worked examples first
 ]
 
 
-def rope_reply(student, x: np.ndarray, positions: np.ndarray, base: float
+def rope_reply(student, x: np.ndarray, positions: np.ndarray, base: float, lists: bool = False
                ) -> tuple[np.ndarray, str | None, str]:
-    what = f"apply_rope(x of shape {x.shape}, positions, base={base:g})"
-    got = as_array(student.call("apply_rope", x, positions, base), what, x.shape)
+    """The student's rotation of ``x``, the convention it follows, and the call as said.
+    ``lists``: x and positions go as Python lists (the notebook accepts a list wherever it
+    expects an array)."""
+    given = "lists" if lists else f"x of shape {x.shape}, positions"
+    what = f"apply_rope({given}, base={base:g})"
+    args = (x.tolist(), positions.tolist()) if lists else (x, positions)
+    got = as_array(student.call("apply_rope", *args, base), what, x.shape)
     tolerance = angle_tolerance(positions, base, scale=2.0)
     return got, follows(got, {c: rope(x, positions, base, c) for c in (SPEC, INTERLEAVED)},
                         tolerance), what
@@ -87,9 +94,9 @@ def rope_reply(student, x: np.ndarray, positions: np.ndarray, base: float
 def test_rope_worked_examples(student):
     """apply_rope: [1, 0, 0, 0] at position 1 and [1, 2, 3, 4] at position 2 (head_dim 4)"""
     failures = Failures()
-    for x, positions, base in ROPE_CASES[:2]:
+    for (x, positions, base), lists in itertools.product(ROPE_CASES[:2], (False, True)):
         with failures.case():
-            got, convention, what = rope_reply(student, x, positions, base)
+            got, convention, what = rope_reply(student, x, positions, base, lists)
             expect_close(got, rope(x, positions, base, convention or SPEC), what,
                          angle_tolerance(positions, base, scale=2.0))
     failures.report()

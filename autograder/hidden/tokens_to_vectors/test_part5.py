@@ -69,8 +69,9 @@ def test_byte_detokenize(student):
     """byte_detokenize drops IDs 0-2, decodes with errors="replace", refuses IDs past 258"""
     failures = Failures()
     cut = [3 + b for b in "é".encode()][:1]  # half of a two-byte character
+    # 258 is byte 255, which no UTF-8 text holds: the highest ID, decoded as U+FFFD
     cases = [ref.byte_tokens(t) for t in TEXTS] + [[0, 0, *ref.byte_tokens("pad")], cut,
-                                                   [2, 107, 108, 1, 0]]
+                                                   [2, 107, 108, 1, 0], [258, 107, 1]]
     for ids in cases:
         with failures.case():
             what = f"byte_detokenize({show(ids)})"
@@ -126,6 +127,12 @@ def test_vq_tokenize(student):
             expect_close(got, ref.vq_tokenize(vectors, codebook),
                          f"vq_tokenize({len(vectors)} vectors, a codebook of {k} x {d})",
                          EXACT, kind="int")
+    vectors, codebook = separated(510, 20, 4, 2)
+    with failures.case():  # the notebook accepts a list wherever it expects an array
+        got = student.call("vq_tokenize", vectors.tolist(), codebook.tolist())
+        expect_close(got, ref.vq_tokenize(vectors, codebook),
+                     "vq_tokenize(20 vectors as a list, a codebook of 4 x 2 as a list)",
+                     EXACT, kind="int")
     one_code = np.array([[0.5, -0.5]])
     with failures.case():
         got = student.call("vq_tokenize", np.ones((3, 2)), one_code)
@@ -191,13 +198,16 @@ def test_unused_tokens(student):
     """unused_tokens: the sorted IDs that never occur"""
     failures = Failures()
     r = rng(530)
+    # A list too: the notebook accepts one wherever it expects an array.
     for ids, size in ((np.array([0, 2, 2, 5]), 7), (r.integers(0, 500, size=300), 600),
                       (np.zeros(0, dtype=np.int64), 3), (r.integers(0, 50_257, size=20_000)
-                                                         .astype(np.uint16), 50_257)):
+                                                         .astype(np.uint16), 50_257),
+                      ([0, 2], 5)):
         with failures.case():
             got = student.call("unused_tokens", ids, size)
-            expect_close(got, ref.unused_tokens(ids, size),
-                         f"unused_tokens({len(ids)} IDs, {size})", EXACT, kind="int")
+            given = show(ids) if isinstance(ids, list) else f"{len(ids)} IDs"
+            expect_close(got, ref.unused_tokens(ids, size), f"unused_tokens({given}, {size})",
+                         EXACT, kind="int")
     failures.report()
 
 
