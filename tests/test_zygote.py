@@ -337,10 +337,17 @@ def test_a_zygote_lost_while_grading_is_a_grading_error(tmp_path):
         for warm in list(zygote._zygotes.values()):
             pid = warm.process.pid
             children = Path(f"/proc/{pid}/task/{pid}/children")
-            if warm.active and children.exists() and children.read_text().split():
-                time.sleep(1.0)  # the scoring run has its workers by now
-                scoring = int(children.read_text().split()[0])
-                workers = cleanup.tree(scoring)[1:]
+            if not (warm.active and children.exists()):
+                continue
+            # The zygote's child with processes below it is the scoring run, its workers
+            # started: an extraction child, which starts none, may be listed first, and a
+            # loaded machine takes a while to start the workers (a fixed second after the
+            # first child appeared was not always enough).
+            runs = [(int(child), cleanup.tree(int(child))[1:])
+                    for child in children.read_text().split()]
+            started = [(run, below) for run, below in runs if below]
+            if started:
+                scoring, workers = started[0]
                 os.kill(pid, signal.SIGKILL)
                 killed = pid
         time.sleep(0.05)
