@@ -8,7 +8,7 @@ import pytest
 
 from autograder.sandbox.arrays import ObjectArray
 from autograder.suite.evidence import render
-from autograder.suite.numeric import EXACT, Tolerance, agrees, as_array, expect_close
+from autograder.suite.numeric import EXACT, Tolerance, agrees, as_array, expect_close, same_reply
 
 TIGHT = Tolerance(absolute=1e-6)
 EXPECTED = np.arange(12, dtype=np.float64).reshape(3, 4) / 7
@@ -164,3 +164,21 @@ def test_two_finite_numbers_whose_difference_overflows_are_far_off_not_infinite(
     assert "about 1,000,000,000 times the allowed error" in shown
     for wrong in (np.inf, -np.inf, np.nan):
         assert "not a finite number" in failure(np.full((3, 4), wrong), expected)[0]
+
+
+def test_two_replies_of_any_type_are_compared_without_raising():
+    """``same_reply`` judges a timed reply against the untimed one, whatever they are: numbers
+    within the tolerance, anything numpy cannot read as numbers equal item by item."""
+    loose = Tolerance(absolute=1e-3)
+    assert same_reply(EXPECTED, EXPECTED + 1e-4, loose)
+    assert same_reply(EXPECTED.tolist(), EXPECTED, loose)  # a list spells the same numbers
+    assert not same_reply(EXPECTED, EXPECTED + 1e-2, loose)
+    assert not same_reply(EXPECTED, EXPECTED.T, loose)
+    for reply in (None, "not yet", [[1.0], [2.0, 3.0]], [EXPECTED, "x"], {"a": [1, [2]]},
+                  np.array(["a", "b"]), [None, None], EXPECTED + 1j):
+        assert same_reply(reply, reply, loose), reply
+    for reply, other in ((None, "None"), ("a", "b"), ([[1.0], [2.0, 3.0]], [[1.0], [2.0, 4.0]]),
+                         ([EXPECTED, "x"], [EXPECTED + 1, "x"]), ({"a": 1}, {"b": 1}),
+                         (np.array(["a", "b"]), np.array(["a", "c"])), (None, EXPECTED),
+                         (EXPECTED + 1j, EXPECTED + 2j), ([1.0, 2.0], (1.0, 2.0, 3.0))):
+        assert not same_reply(reply, other, loose), (reply, other)

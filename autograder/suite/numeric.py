@@ -141,6 +141,34 @@ def agrees(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> bool:
             and not off_entries(got, expected, tolerance).any())
 
 
+def same_reply(got: object, other: object, tolerance: Tolerance) -> bool:
+    """True when two replies of a student's code are the same answer: arrays of real numbers
+    within ``tolerance`` of each other, anything else (text, ``None``, ragged lists, lists of
+    arrays) equal item by item. Never raises: a timing test compares a timed reply with the
+    untimed one whatever the code returned, and a reply numpy cannot read is an answer too."""
+    try:
+        with np.errstate(all="ignore"):
+            first, second = np.asarray(got), np.asarray(other)
+    except (TypeError, ValueError, OverflowError):
+        first = second = None
+    if first is not None and first.dtype.kind in "biuf" and second.dtype.kind in "biuf":
+        return agrees(first, second, tolerance)
+    if type(got) is not type(other):
+        return False
+    if isinstance(got, (list, tuple)):
+        return len(got) == len(other) and all(  # type: ignore[arg-type]
+            same_reply(a, b, tolerance) for a, b in zip(got, other))  # type: ignore[call-overload]
+    if isinstance(got, dict):
+        return got.keys() == other.keys() and all(  # type: ignore[attr-defined]
+            same_reply(got[k], other[k], tolerance) for k in got)  # type: ignore[index]
+    if isinstance(got, np.ndarray):  # text: the same dtype, shape and entries
+        return got.dtype == other.dtype and bool(np.array_equal(got, other))  # type: ignore
+    try:
+        return bool(got == other)
+    except (TypeError, ValueError):
+        return False
+
+
 def _how_far(got: float, expected: float, allowed: float) -> str:
     """How far an entry ``got`` is from ``expected``, against ``allowed``, as a power of ten
     (never the number itself). Both are Python numbers: integers subtract exactly."""

@@ -101,6 +101,18 @@ def test_every_entry_caught_by_timing_tests_alone_is_marked_timed(catalogue_grad
     assert not unmarked, unmarked
 
 
+@pytest.mark.parametrize("name", sorted(catalogues()))
+def test_no_submission_of_the_catalogue_meets_an_internal_error(catalogue_grades, name):
+    """A hidden test that raises on some reply (a check that assumed numbers, say) tells the
+    student only that the grader could not run it: a reply of any type must be judged. Every
+    grading of the catalogue, wrong and correct, is free of such errors."""
+    _, results = catalogue_grades(name)
+    broken = sorted(f"{key}: {test['id']}" for key, result in results.items()
+                    for test in result.get("tests", ())
+                    if "(InternalError" in str(test["output"]))
+    assert not broken, broken
+
+
 def correct_params():
     for name, catalogue in catalogues().items():
         for correct in catalogue.correct:

@@ -28,7 +28,7 @@ import solutions.tokens_to_vectors as ref
 from autograder.sandbox import StudentError
 from autograder.suite.checks import Failures, check, expect_raises, raised_at, show
 from autograder.suite.fixtures import HASH_SEED
-from autograder.suite.numeric import Tolerance, agrees, as_array, expect_close
+from autograder.suite.numeric import Tolerance, as_array, expect_close, same_reply
 from autograder.suite.remote import Own, Run, cannot_time, growth_in_memory, ratio_text
 
 from .conventions import INTERLEAVED, NAMES, SPEC, follows, rope
@@ -221,9 +221,8 @@ def rope_runs(student, own: Own, turn: int, count: int) -> Run:
             own.gate()
             return
         mine = own(yours)
-        check(type(mine) is list and all(
-            agrees(np.asarray(value, dtype=float), np.asarray(answer, dtype=float),
-                   angle_tolerance(positions, scale=2.0))
+        check(type(mine) is list and len(mine) == count and all(
+            same_reply(value, answer, angle_tolerance(positions, scale=2.0))
             for value, answer, (_, positions) in zip(got, mine, cases)),  # type: ignore
             f"apply_rope on {length} positions (a timing test) gave other values than your "
             "own apply_rope gives on them when not timed: the timed run skipped work")
@@ -267,7 +266,13 @@ def test_rope_linear_in_length(student, spawn):
             raise AssertionError(f"your code ran out of memory{raised_at(exc)} "
                                  f"{too_big(WIDE_T, WIDE_DIM)}") from None
         raise AssertionError(cannot_time(exc, "test_rope_values")) from None
-    as_array(got, f"apply_rope on {WIDE_T:,} positions of head_dim {WIDE_DIM}", x.shape)
+    try:
+        as_array(got, f"apply_rope on {WIDE_T:,} positions of head_dim {WIDE_DIM}", x.shape)
+    except AssertionError as wrong:  # a wrong reply is the value tests' to charge, if they did
+        try:
+            own.gate()
+        except AssertionError:
+            raise wrong from None
 
 
 @pytest.mark.points(2)

@@ -2,7 +2,8 @@
 
 RoPE with the other exponent, the rotation turned the wrong way, the argument
 ``positions`` ignored, GPT-J's duplicated frequencies mixed with GPT-NeoX's rotate-half,
-an odd ``head_dim`` let through, and one rotation matrix per position (right answers, a
+an odd ``head_dim`` let through, a rotation worked out and never returned, or returned
+with the last position's angles, and one rotation matrix per position (right answers, a
 ``(T, head_dim, head_dim)`` array: only the cost test catches it); ALiBi slopes that start
 at 1, that take the first instead of every other slope for the extra heads, or that skip
 the check of ``n_heads``; and biases with the wrong sign, without the causal mask, or
@@ -83,6 +84,21 @@ def p3_rope_ignores_positions(bug, ref):
        spares=COST)
 def p3_rope_gptj_frequencies_neox_pairs(bug, ref):
     differs(bug, ref, rope)
+
+
+@wrong(3, "apply_rope works out the rotation and forgets to return it",
+       mutated(ROPE, "return x * cos + rotated * sin", "x * cos + rotated * sin"),
+       spares=COST)
+def p3_rope_returns_nothing(bug, ref):
+    differs(bug, ref, lambda ns: ns["apply_rope"](np.ones((2, 8)), np.arange(2)) is None)
+
+
+@wrong(3, "apply_rope hands back the last position's angles too, to look at them",
+       mutated(ROPE, "return x * cos + rotated * sin",
+               "return x * cos + rotated * sin, angles[-1]"),
+       spares=COST)
+def p3_rope_returns_its_angles_too(bug, ref):
+    differs(bug, ref, lambda ns: type(ns["apply_rope"](np.ones((2, 8)), np.arange(2))).__name__)
 
 
 @wrong(3, "RoPE is a rotation matrix per position, as the paper writes it",
