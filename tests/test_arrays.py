@@ -24,25 +24,29 @@ from tests.course import LEVELS, isolation_env
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def wire(array) -> list:
+    """What the other side reads for ``array``: the tag's list, through the pipe's JSON."""
+    return json.loads(arrays.dumps(arrays.to_wire(array)))[arrays.TAG]
+
+
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", ">i2", "<i4", "int64", "uint64",
                                    "float16", ">f4", "float64", "complex128"])
 def test_every_number_dtype_crosses_both_ways_unchanged(dtype):
     array = (np.arange(24) % 7 - 2).astype(dtype).reshape(2, 3, 4)[:, ::2]  # not contiguous
-    wire = json.loads(json.dumps(arrays.to_wire(array)))
-    back = arrays.from_wire(wire[arrays.TAG])
+    back = arrays.from_wire(wire(array))
     assert back.shape == array.shape and back.dtype == array.dtype.newbyteorder("=")
     assert np.array_equal(back, array) and back.flags.writeable
 
 
 def test_a_scalar_array_and_an_empty_one_keep_their_shapes():
     for array in (np.float64(2.5) * np.ones(()), np.zeros((0, 5), dtype=np.float32)):
-        back = arrays.from_wire(arrays.to_wire(array)[arrays.TAG])
+        back = arrays.from_wire(wire(array))
         assert back.shape == array.shape and np.array_equal(back, array)
 
 
 def test_an_array_of_python_objects_arrives_as_its_shape_alone():
     ragged = np.array([[1, 2], [3]], dtype=object)
-    back = arrays.from_wire(arrays.to_wire(ragged)[arrays.TAG])
+    back = arrays.from_wire(wire(ragged))
     assert back == arrays.ObjectArray((2,))
     assert "dtype=object" in repr(back)
 
@@ -176,3 +180,18 @@ def test_arrays_cross_a_real_worker_and_its_stand_ins(level, scratch):
     dtype, norms = seen["standin"]
     assert dtype == "float64"  # the reference's scale answered (the student's gives float32)
     assert norms == pytest.approx([10.0, 2 * np.hypot(0.1, 0.2)], rel=1e-6)
+
+
+def test_an_array_is_written_into_the_json_as_encoding_its_text_would():
+    """``dumps`` joins each array's base64 in after ``json.dumps``: the same JSON as a
+    string would give, whatever else the message holds (a string shaped like the marker,
+    the marker's NUL), and nothing but an array's text is joined in."""
+    array = np.arange(10.0)
+    message = {"a": [arrays.to_wire(array), "\x00" + "0" * 16, arrays.to_wire(array[::-1])],
+               "b": "\u0000 \" '" + "x" * 40}
+    plain = json.dumps(message, default=lambda text: text.decode("ascii"), allow_nan=True)
+    assert arrays.dumps(message) == plain.encode("utf-8")
+    back = json.loads(arrays.dumps(message))
+    assert np.array_equal(arrays.from_wire(back["a"][2][arrays.TAG]), array[::-1])
+    with pytest.raises(TypeError):
+        arrays.dumps({"a": b"raw bytes"})

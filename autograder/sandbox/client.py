@@ -349,7 +349,7 @@ class Worker:
         reads) fails like one that does not answer, instead of holding the scorer in a
         blocking write past every limit."""
         deadline = self._deadline() if deadline is None else deadline
-        data = json.dumps(message, allow_nan=True).encode("utf-8")
+        data = arrays.dumps(message)
         payload = memoryview(len(data).to_bytes(4, "big") + data)
         self.awaiting = False  # until it is all written, the worker waits for this process
         try:
@@ -368,19 +368,20 @@ class Worker:
 
     def _read(self, size: int, deadline: Deadline) -> bytes:
         """Read ``size`` bytes before ``deadline``; a slow or closed pipe fails the worker."""
-        data = b""
-        while len(data) < size:
+        blocks, got = [], 0  # joined once: adding each 64 KiB block to the rest copies it all
+        while got < size:
             left = deadline.left()
             if left <= 0:
                 raise self._fail("timeout", f"no answer within {self.timeout:g} s")
             ready, _, _ = select.select([self._from_worker], [], [], left)
             if not ready:
                 continue  # asks the deadline again
-            block = os.read(self._from_worker, min(size - len(data), 1 << 20))
+            block = os.read(self._from_worker, min(size - got, 1 << 20))
             if not block:
                 raise self._fail("crash", f"the worker exited (code {self._exit_code()})")
-            data += block
-        return data
+            blocks.append(block)
+            got += len(block)
+        return b"".join(blocks)
 
     def reply_waiting(self) -> bool:
         """Are bytes from the worker waiting in the pipe, unread?"""
