@@ -15,16 +15,20 @@ words a student can act on.
 This side trusts nothing in a tag: the dtype must be one of the allowed strings, the
 shape a short list of sizes, and the bytes exactly as many as they say. The size of a
 whole message is capped where it is read (``client.MAX_REPLY``); nothing here makes an
-array bigger than the bytes that came. The worker has its own copy of the encoding
-(``worker.py`` runs without this package).
+array bigger than the bytes that came. The worker has its own copy of the array encoding
+(``worker.py`` runs without this package); ``dumps`` is its, imported here.
 """
 
 import base64
 import binascii
-import json
-import os
 import re
 from dataclasses import dataclass
+
+# The worker's own encoder, the one copy for both sides (worker.py imports only the
+# standard library, so importing it here runs nothing but its definitions); ``dumps`` is
+# what client.py sends with.
+from .worker import Base64
+from .worker import dumps as dumps
 
 TAG = "__ndarray__"
 MAX_NDIM = 32
@@ -72,37 +76,6 @@ def to_wire(array: object) -> dict:
     if not DTYPE.fullmatch(array.dtype.str):
         raise ValueError(f"an array of dtype {array.dtype} cannot cross (numbers only)")
     return {TAG: [array.dtype.str, list(array.shape), Base64(base64.b64encode(array.tobytes()))]}
-
-
-class Base64(bytes):
-    """An array's bytes in base64, which ``dumps`` writes into the JSON text as it is."""
-
-
-def dumps(message: object) -> bytes:
-    """``message`` as JSON (UTF-8), each ``Base64`` in it written as a JSON string.
-
-    ``json.dumps`` puts a marker where each one goes (a random one per message, so no
-    other string of the message can be taken for it), and the base64 text, which needs no
-    escaping, is joined in between: the same JSON as encoding the text as a string."""
-    texts: list[bytes] = []
-    marker = f"\x00{os.urandom(8).hex()}"
-
-    def blob(value: object) -> str:
-        if type(value) is not Base64:
-            raise TypeError(f"a {type(value).__name__} cannot cross")
-        texts.append(value)
-        return marker
-
-    data = json.dumps(message, allow_nan=True, default=blob).encode("utf-8")
-    if not texts:
-        return data
-    pieces = data.split(json.dumps(marker).encode("ascii"))
-    if len(pieces) != len(texts) + 1:  # unreachable unless the marker was guessed
-        raise ValueError("an array's place in the message was lost")
-    joined = [pieces[0]]
-    for text, piece in zip(texts, pieces[1:]):
-        joined += [b'"', text, b'"', piece]
-    return b"".join(joined)
 
 
 def from_wire(inner: object) -> object:
