@@ -16,7 +16,7 @@ This side trusts nothing in a tag: the dtype must be one of the allowed strings,
 shape a short list of sizes, and the bytes exactly as many as they say. The size of a
 whole message is capped where it is read (``client.MAX_REPLY``); nothing here makes an
 array bigger than the bytes that came. The worker has its own copy of the array encoding
-(``worker.py`` runs without this package); ``dumps`` is its, imported here.
+(``worker.py`` runs without this package); ``dumps`` is the worker's, imported here.
 """
 
 import base64

@@ -51,8 +51,8 @@ class Base64(bytes):
 def dumps(message: object) -> bytes:
     """``message`` as JSON, each ``Base64`` in it joined in as a JSON string after
     ``json.dumps`` has put a random marker in its place: base64 needs no escaping, and
-    scanning it for escapes was most of the cost of sending an array (the scorer's copy:
-    ``arrays.dumps``)."""
+    scanning it for escapes was most of the cost of sending an array. The scorer sends
+    with this function too (``arrays.dumps``)."""
     texts = []
     marker = "\x00" + os.urandom(8).hex()
 
