@@ -124,7 +124,10 @@ def off_entries(got: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> 
         bound = tolerance.bound(expected)
         if not (bound > 0).any():
             return got != expected
-        return ~(np.abs(got.astype(object) - expected.astype(object)) <= bound)
+        # np.asarray: two 0-d arrays subtract to a bare int, which np.abs reads as an int64
+        # (|-2**63| wrapped round to -2**63, within any bound)
+        distance = np.asarray(got.astype(object) - expected.astype(object), dtype=object)
+        return ~np.asarray(np.abs(distance) <= bound, dtype=bool)
     with np.errstate(invalid="ignore", over="ignore"):
         diff = np.abs(got.astype(np.float64) - expected.astype(np.float64))
         same = (got == expected) | (np.isnan(got) & np.isnan(expected))
@@ -145,7 +148,21 @@ def same_reply(got: object, other: object, tolerance: Tolerance) -> bool:
     """True when two replies of a student's code are the same answer: arrays of real numbers
     within ``tolerance`` of each other, anything else (text, ``None``, ragged lists, lists of
     arrays) equal item by item. Never raises: a timing test compares a timed reply with the
-    untimed one whatever the code returned, and a reply numpy cannot read is an answer too."""
+    untimed one whatever the code returned, and a reply numpy cannot read is an answer too.
+
+    Two plain numbers are compared as ``agrees`` compares them, in Python: through numpy
+    each pair cost 75 us, and a reply of a million numbers and one word (numpy reads no
+    numbers there, so every item is compared alone) kept the scorer busy for over a minute."""
+    bounds = np.asarray(tolerance.absolute, dtype=np.float64)
+    lowest = float(bounds.min()) if bounds.size else None
+    return _same(got, other, tolerance, lowest)
+
+
+def _same(got: object, other: object, tolerance: Tolerance, lowest: float | None) -> bool:
+    if lowest is not None and type(got) in _NUMBERS and type(other) in _NUMBERS:
+        verdict = _numbers_agree(got, other, tolerance.relative, lowest)  # type: ignore[arg-type]
+        if verdict is not None:
+            return verdict
     try:
         with np.errstate(all="ignore"):
             first, second = np.asarray(got), np.asarray(other)
@@ -157,16 +174,35 @@ def same_reply(got: object, other: object, tolerance: Tolerance) -> bool:
         return False
     if isinstance(got, (list, tuple)):
         return len(got) == len(other) and all(  # type: ignore[arg-type]
-            same_reply(a, b, tolerance) for a, b in zip(got, other))  # type: ignore[call-overload]
+            _same(a, b, tolerance, lowest)
+            for a, b in zip(got, other))  # type: ignore[call-overload]
     if isinstance(got, dict):
         return got.keys() == other.keys() and all(  # type: ignore[attr-defined]
-            same_reply(got[k], other[k], tolerance) for k in got)  # type: ignore[index]
+            _same(got[k], other[k], tolerance, lowest) for k in got)  # type: ignore[index]
     if isinstance(got, np.ndarray):  # text: the same dtype, shape and entries
         return got.dtype == other.dtype and bool(np.array_equal(got, other))  # type: ignore
     try:
         return bool(got == other)
     except (TypeError, ValueError):
         return False
+
+
+_NUMBERS = (bool, int, float)
+_INT_RANGE = range(-(2**63), 2**64)  # the Python ints numpy reads as int64 or uint64
+
+
+def _numbers_agree(got: float, expected: float, relative: float, lowest: float) -> bool | None:
+    """``agrees`` on two Python numbers, ``lowest`` the smallest absolute bound; ``None`` for
+    an int numpy would read as an object (past 64 bits), left to the general path."""
+    if any(type(v) is int and v not in _INT_RANGE for v in (got, expected)):
+        return None
+    bound = lowest + relative * abs(float(expected))
+    if type(got) is not float and type(expected) is not float:  # integers: exactly
+        return abs(got - expected) <= bound if bound > 0 else got == expected
+    got, expected = float(got), float(expected)
+    if got == expected or (math.isnan(got) and math.isnan(expected)):
+        return True
+    return math.isfinite(expected) and abs(got - expected) <= bound
 
 
 def _how_far(got: float, expected: float, allowed: float) -> str:
